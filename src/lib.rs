@@ -1,0 +1,9 @@
+//! chuhan: a xiangqi (Chinese chess) engine.
+//!
+//! The library holds the whole engine; the `chuhan` binary is a thin front end over it.
+
+pub mod board;
+pub mod movegen;
+
+pub use board::{Color, FenError, Move, Piece, PieceType, Position, START_FEN, Square};
+pub use movegen::MoveList;

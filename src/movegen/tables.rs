@@ -1,0 +1,327 @@
+//! Precomputed move and attack tables, built at compile time.
+//!
+//! Short-range pieces get per-square target lists (with the horse leg or elephant eye that can
+//! block them). Rooks and cannons use rank/file occupancy masks: one lookup gives the empty
+//! squares a slider can reach and the first and second blockers in each direction.
+
+use crate::board::{Color, Square};
+
+/// Up to eight targets from one square, each with the square that must be empty for the move
+/// (horse leg, elephant eye; unused for other pieces).
+#[derive(Clone, Copy)]
+pub struct Steps {
+    pub len: u8,
+    pub to: [u8; 8],
+    pub block: [u8; 8],
+}
+
+impl Steps {
+    const EMPTY: Steps = Steps {
+        len: 0,
+        to: [0; 8],
+        block: [0; 8],
+    };
+
+    const fn push(mut self, to: i32, block: i32) -> Steps {
+        self.to[self.len as usize] = to as u8;
+        self.block[self.len as usize] = block as u8;
+        self.len += 1;
+        self
+    }
+
+    #[inline(always)]
+    pub fn iter(&self) -> impl Iterator<Item = (Square, Square)> + '_ {
+        (0..self.len as usize).map(move |i| {
+            (
+                Square::from_index(self.to[i] as usize),
+                Square::from_index(self.block[i] as usize),
+            )
+        })
+    }
+}
+
+const fn on_board(f: i32, r: i32) -> bool {
+    f >= 0 && f < 9 && r >= 0 && r < 10
+}
+
+const fn sq(f: i32, r: i32) -> i32 {
+    r * 9 + f
+}
+
+const fn in_palace(f: i32, r: i32) -> bool {
+    f >= 3 && f <= 5 && (r <= 2 || r >= 7)
+}
+
+const ORTHO: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+const fn build_king() -> [Steps; 90] {
+    let mut t = [Steps::EMPTY; 90];
+    let mut s = 0;
+    while s < 90 {
+        let (f, r) = (s % 9, s / 9);
+        if in_palace(f, r) {
+            let mut i = 0;
+            while i < 4 {
+                let (nf, nr) = (f + ORTHO[i].0, r + ORTHO[i].1);
+                // Same palace: ranks must stay on the same side.
+                if on_board(nf, nr) && in_palace(nf, nr) && (nr <= 2) == (r <= 2) {
+                    t[s as usize] = t[s as usize].push(sq(nf, nr), 0);
+                }
+                i += 1;
+            }
+        }
+        s += 1;
+    }
+    t
+}
+
+const fn build_advisor() -> [Steps; 90] {
+    let mut t = [Steps::EMPTY; 90];
+    let mut s = 0;
+    while s < 90 {
+        let (f, r) = (s % 9, s / 9);
+        if in_palace(f, r) {
+            let mut i = 0;
+            while i < 4 {
+                let (nf, nr) = (f + DIAG[i].0, r + DIAG[i].1);
+                if on_board(nf, nr) && in_palace(nf, nr) && (nr <= 2) == (r <= 2) {
+                    t[s as usize] = t[s as usize].push(sq(nf, nr), 0);
+                }
+                i += 1;
+            }
+        }
+        s += 1;
+    }
+    t
+}
+
+const fn build_elephant() -> [Steps; 90] {
+    let mut t = [Steps::EMPTY; 90];
+    let mut s = 0;
+    while s < 90 {
+        let (f, r) = (s % 9, s / 9);
+        let mut i = 0;
+        while i < 4 {
+            let (nf, nr) = (f + 2 * DIAG[i].0, r + 2 * DIAG[i].1);
+            // Never across the river: both ends on the same half.
+            if on_board(nf, nr) && (nr <= 4) == (r <= 4) {
+                t[s as usize] = t[s as usize].push(sq(nf, nr), sq(f + DIAG[i].0, r + DIAG[i].1));
+            }
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+const fn build_horse() -> [Steps; 90] {
+    let mut t = [Steps::EMPTY; 90];
+    let mut s = 0;
+    while s < 90 {
+        let (f, r) = (s % 9, s / 9);
+        let mut i = 0;
+        while i < 4 {
+            let (lf, lr) = (f + ORTHO[i].0, r + ORTHO[i].1);
+            if on_board(lf, lr) {
+                // Two targets per leg: continue the leg's direction and turn either way.
+                let mut j = 0;
+                while j < 2 {
+                    let side = if j == 0 { 1 } else { -1 };
+                    let (nf, nr) = if ORTHO[i].0 != 0 {
+                        (lf + ORTHO[i].0, lr + side)
+                    } else {
+                        (lf + side, lr + ORTHO[i].1)
+                    };
+                    if on_board(nf, nr) {
+                        t[s as usize] = t[s as usize].push(sq(nf, nr), sq(lf, lr));
+                    }
+                    j += 1;
+                }
+            }
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// For a target square: the squares a horse could attack it from, each with its leg square.
+const fn build_horse_attackers() -> [Steps; 90] {
+    let horse = build_horse();
+    let mut t = [Steps::EMPTY; 90];
+    let mut from = 0;
+    while from < 90 {
+        let st = horse[from];
+        let mut i = 0;
+        while i < st.len as usize {
+            let to = st.to[i] as usize;
+            t[to] = t[to].push(from as i32, st.block[i] as i32);
+            i += 1;
+        }
+        from += 1;
+    }
+    t
+}
+
+const fn build_pawn(red: bool) -> [Steps; 90] {
+    let mut t = [Steps::EMPTY; 90];
+    let fwd = if red { 1 } else { -1 };
+    let mut s = 0;
+    while s < 90 {
+        let (f, r) = (s % 9, s / 9);
+        if on_board(f, r + fwd) {
+            t[s as usize] = t[s as usize].push(sq(f, r + fwd), 0);
+        }
+        let crossed = if red { r >= 5 } else { r <= 4 };
+        if crossed {
+            if f > 0 {
+                t[s as usize] = t[s as usize].push(sq(f - 1, r), 0);
+            }
+            if f < 8 {
+                t[s as usize] = t[s as usize].push(sq(f + 1, r), 0);
+            }
+        }
+        s += 1;
+    }
+    t
+}
+
+pub static KING_STEPS: [Steps; 90] = build_king();
+pub static ADVISOR_STEPS: [Steps; 90] = build_advisor();
+pub static ELEPHANT_STEPS: [Steps; 90] = build_elephant();
+pub static HORSE_STEPS: [Steps; 90] = build_horse();
+pub static HORSE_ATTACKERS: [Steps; 90] = build_horse_attackers();
+pub static PAWN_STEPS: [[Steps; 90]; 2] = [build_pawn(true), build_pawn(false)];
+
+/// Slider view along one line (a rank or a file) from one point, for one occupancy.
+/// `empty` holds the reachable empty points as a bitmask of line indices; `near`/`far` hold the
+/// first and second blocker towards the low end (`lo`) and the high end (`hi`), `NONE` if absent.
+#[derive(Clone, Copy)]
+pub struct Line {
+    pub empty: u16,
+    pub lo1: u8,
+    pub lo2: u8,
+    pub hi1: u8,
+    pub hi2: u8,
+}
+
+impl Line {
+    pub const NONE: u8 = 0xff;
+    const EMPTY: Line = Line {
+        empty: 0,
+        lo1: Line::NONE,
+        lo2: Line::NONE,
+        hi1: Line::NONE,
+        hi2: Line::NONE,
+    };
+}
+
+const fn line_entry(pos: usize, occ: usize, len: usize) -> Line {
+    let mut e = Line::EMPTY;
+    let mut i = pos as i32 - 1;
+    let mut found = 0;
+    while i >= 0 {
+        if occ & (1 << i) != 0 {
+            if found == 0 {
+                e.lo1 = i as u8;
+            } else {
+                e.lo2 = i as u8;
+                break;
+            }
+            found += 1;
+        } else if found == 0 {
+            e.empty |= 1 << i;
+        }
+        i -= 1;
+    }
+    let mut i = pos + 1;
+    let mut found = 0;
+    while i < len {
+        if occ & (1 << i) != 0 {
+            if found == 0 {
+                e.hi1 = i as u8;
+            } else {
+                e.hi2 = i as u8;
+                break;
+            }
+            found += 1;
+        } else if found == 0 {
+            e.empty |= 1 << i;
+        }
+        i += 1;
+    }
+    e
+}
+
+const fn build_rank_lines() -> [[Line; 512]; 9] {
+    let mut t = [[Line::EMPTY; 512]; 9];
+    let mut p = 0;
+    while p < 9 {
+        let mut o = 0;
+        while o < 512 {
+            t[p][o] = line_entry(p, o, 9);
+            o += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+const fn build_file_lines() -> [[Line; 1024]; 10] {
+    let mut t = [[Line::EMPTY; 1024]; 10];
+    let mut p = 0;
+    while p < 10 {
+        let mut o = 0;
+        while o < 1024 {
+            t[p][o] = line_entry(p, o, 10);
+            o += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+/// `RANK_LINES[file][rank occupancy]`: indices are files.
+pub static RANK_LINES: [[Line; 512]; 9] = build_rank_lines();
+/// `FILE_LINES[rank][file occupancy]`: indices are ranks.
+pub static FILE_LINES: [[Line; 1024]; 10] = build_file_lines();
+
+/// Pawn steps for a colour.
+#[inline(always)]
+pub fn pawn_steps(c: Color, s: Square) -> &'static Steps {
+    &PAWN_STEPS[c.index()][s.index()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_range_counts() {
+        let count = |t: &[Steps; 90]| t.iter().map(|s| s.len as usize).sum::<usize>();
+        // King: 4 corners x2 + 4 edges x3 + centre x4 = 24 per palace.
+        assert_eq!(count(&KING_STEPS), 48);
+        assert_eq!(ADVISOR_STEPS[Square::new(4, 1).index()].len, 4);
+        assert_eq!(ADVISOR_STEPS[Square::new(3, 9).index()].len, 1);
+        assert_eq!(ADVISOR_STEPS[Square::new(2, 9).index()].len, 0);
+        assert_eq!(HORSE_STEPS[Square::new(4, 4).index()].len, 8);
+        assert_eq!(HORSE_STEPS[Square::new(0, 0).index()].len, 2);
+        assert_eq!(ELEPHANT_STEPS[Square::new(2, 4).index()].len, 2);
+        assert_eq!(pawn_steps(Color::Red, Square::new(0, 3)).len, 1);
+        assert_eq!(pawn_steps(Color::Red, Square::new(4, 5)).len, 3);
+        assert_eq!(pawn_steps(Color::Black, Square::new(4, 4)).len, 3);
+        assert_eq!(pawn_steps(Color::Red, Square::new(4, 9)).len, 2);
+    }
+
+    #[test]
+    fn line_lookup_finds_blockers() {
+        // Rank occupancy: files 1, 3, 6, 8; slider on file 4.
+        let e = RANK_LINES[4][(1 << 1) | (1 << 3) | (1 << 6) | (1 << 8)];
+        assert_eq!((e.lo1, e.lo2, e.hi1, e.hi2), (3, 1, 6, 8));
+        assert_eq!(e.empty, 1 << 5);
+        let e = FILE_LINES[0][1 << 9];
+        assert_eq!((e.lo1, e.hi1, e.hi2), (Line::NONE, 9, Line::NONE));
+        assert_eq!(e.empty, 0b01_1111_1110);
+    }
+}
