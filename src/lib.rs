@@ -3,7 +3,9 @@
 //! The library holds the whole engine; the `chuhan` binary is a thin front end over it.
 
 pub mod board;
+pub mod engine;
 pub mod movegen;
+pub mod rules;
 
 pub use board::{Color, FenError, Move, Piece, PieceType, Position, START_FEN, Square};
 pub use movegen::MoveList;
