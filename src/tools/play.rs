@@ -194,6 +194,9 @@ struct Session {
     /// Milliseconds left per colour, under a time control.
     clocks: Option<[u64; 2]>,
     ending: Option<Ending>,
+    /// When the side to move began thinking: the human is charged for all of it, invalid
+    /// input and hints included.
+    turn_started: Instant,
     pgn_path: Option<PathBuf>,
     engine: Engine,
     reports: mpsc::Receiver<Report>,
@@ -224,6 +227,7 @@ impl Session {
             pace,
             clocks: None,
             ending: None,
+            turn_started: Instant::now(),
             pgn_path: args.pgn.clone(),
             engine: Engine::new(Arc::new(ChannelReporter(tx))),
             reports,
@@ -253,7 +257,6 @@ impl Session {
                 continue;
             }
             self.prompt(out)?;
-            let asked = Instant::now();
             let mut line = String::new();
             if input.read_line(&mut line)? == 0 {
                 writeln!(out)?;
@@ -276,7 +279,7 @@ impl Session {
                 "save" => self.save(arg.trim(), out)?,
                 "resign" => self.resign(out)?,
                 "new" => self.new_game(out)?,
-                _ => self.human_move(line, asked.elapsed(), out)?,
+                _ => self.human_move(line, out)?,
             }
         }
     }
@@ -310,7 +313,7 @@ impl Session {
         writeln!(out, "{} to move{check}", pos.side_to_move().name())
     }
 
-    fn human_move(&mut self, text: &str, spent: Duration, out: &mut dyn Write) -> io::Result<()> {
+    fn human_move(&mut self, text: &str, out: &mut dyn Write) -> io::Result<()> {
         if let Some(e) = &self.ending {
             return writeln!(
                 out,
@@ -322,7 +325,7 @@ impl Session {
             Ok(m) => m,
             Err(e) => return writeln!(out, "{e} (type help for commands)"),
         };
-        if !self.charge_clock(self.human, spent, out)? {
+        if !self.charge_clock(self.human, self.turn_started.elapsed(), out)? {
             return Ok(());
         }
         self.play_move(m, "You play", out)
@@ -357,6 +360,7 @@ impl Session {
     fn play_move(&mut self, m: Move, who: &str, out: &mut dyn Write) -> io::Result<()> {
         let text = format_move(self.position(), m, Notation::Chinese);
         self.record.push(m);
+        self.turn_started = Instant::now();
         self.show(out)?;
         writeln!(out, "{who} {text} ({m})")?;
         self.judge(out)
@@ -493,6 +497,7 @@ impl Session {
             self.record.pop();
         }
         self.ending = None;
+        self.turn_started = Instant::now();
         self.show(out)
     }
 
@@ -516,6 +521,7 @@ impl Session {
         self.record = GameRecord::new(self.start.clone());
         self.ending = None;
         self.reset_clocks();
+        self.turn_started = Instant::now();
         self.engine.new_game();
         self.show(out)?;
         self.judge(out)

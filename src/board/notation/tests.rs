@@ -136,88 +136,95 @@ fn check(p: &Position, iccs: &str, chinese: &str, wxf: &str) {
     assert_eq!(parse_move(p, wxf), Ok(m));
 }
 
+/// Opening moves as books write them: (moves played first, ICCS, Chinese, WXF).
+const OPENING_EXAMPLES: [(&[&str], &str, &str, &str); 16] = [
+    (&[], "h2e2", "炮二平五", "C2.5"),
+    (&[], "h0g2", "马二进三", "H2+3"),
+    (&[], "b0c2", "马八进七", "H8+7"),
+    (&[], "a0a1", "车九进一", "R9+1"),
+    (&[], "f0e1", "仕四进五", "A4+5"),
+    (&[], "g0e2", "相三进五", "E3+5"),
+    (&[], "e0e1", "帅五进一", "K5+1"),
+    (&[], "g3g4", "兵三进一", "P3+1"),
+    (&[], "h2h9", "炮二进七", "C2+7"),
+    (&["h2e2"], "h9g7", "马8进7", "H8+7"),
+    (&["h2e2"], "b7e7", "炮2平5", "C2.5"),
+    (&["h2e2"], "c6c5", "卒3进1", "P3+1"),
+    (&["h2e2"], "d9e8", "士4进5", "A4+5"),
+    (&["h2e2"], "i9i7", "车9进2", "R9+2"),
+    (&["h2e2", "h9g7"], "e2e6", "炮五进四", "C5+4"),
+    (&["h2e2", "h9g7", "e2e6"], "g7e6", "马7进5", "H7+5"),
+];
+
 #[test]
 fn known_opening_moves() {
-    let mut p = Position::startpos();
-    check(&p, "h2e2", "炮二平五", "C2.5");
-    check(&p, "h0g2", "马二进三", "H2+3");
-    check(&p, "b0c2", "马八进七", "H8+7");
-    check(&p, "a0a1", "车九进一", "R9+1");
-    check(&p, "f0e1", "仕四进五", "A4+5");
-    check(&p, "g0e2", "相三进五", "E3+5");
-    check(&p, "e0e1", "帅五进一", "K5+1");
-    check(&p, "g3g4", "兵三进一", "P3+1");
-    check(&p, "h2h9", "炮二进七", "C2+7");
-    p.do_move(mv("h2e2"));
-    check(&p, "h9g7", "马8进7", "H8+7");
-    check(&p, "b7e7", "炮2平5", "C2.5");
-    check(&p, "c6c5", "卒3进1", "P3+1");
-    check(&p, "d9e8", "士4进5", "A4+5");
-    check(&p, "i9i7", "车9进2", "R9+2");
-    p.do_move(mv("h9g7"));
-    check(&p, "e2e6", "炮五进四", "C5+4");
-    p.do_move(mv("e2e6"));
-    check(&p, "g7e6", "马7进5", "H7+5");
+    for (before, iccs, chinese, wxf) in OPENING_EXAMPLES {
+        let mut p = Position::startpos();
+        for m in before {
+            p.do_move(mv(m));
+        }
+        check(&p, iccs, chinese, wxf);
+    }
+}
+
+/// Standard forms of tandem pieces: (position, ICCS, Chinese, WXF); positions index
+/// `TANDEM_FENS`, plus 10 for the rotated one (Black to move).
+const TANDEM_EXAMPLES: [(usize, &str, &str, &str); 31] = [
+    // doubled rooks, cannons, horses: 前/后, +/-
+    (0, "a3a5", "前车进二", "R++2"),
+    (0, "a1b1", "后车平八", "R-.8"),
+    (0, "a1a2", "后车进一", "R-+1"),
+    (1, "b3e3", "前炮平五", "C+.5"),
+    (1, "b1b0", "后炮退一", "C--1"),
+    (1, "h3g5", "前马进三", "H++3"),
+    (1, "h1g3", "后马进三", "H-+3"),
+    (10, "i6i4", "前车进2", "R++2"),
+    (10, "i8h8", "后车平8", "R-.8"),
+    // advisors and elephants keep their file: the direction tells them apart
+    (0, "d0e1", "仕六进五", "A6+5"),
+    (0, "d2e1", "仕六退五", "A6-5"),
+    (4, "c0e2", "相七进五", "E7+5"),
+    (4, "c4e2", "相七退五", "E7-5"),
+    // pawns: three on a file
+    (0, "e8f8", "前兵平四", "P+.4"),
+    (0, "e7d7", "中兵平六", "P5.6"),
+    (0, "e6d6", "后兵平六", "P-.6"),
+    (0, "e8e9", "前兵进一", "P++1"),
+    // four on a file
+    (1, "e8f8", "一兵平四", "++.4"),
+    (1, "e7f7", "二兵平四", "P+.4"),
+    (1, "e6f6", "三兵平四", "P-.4"),
+    (1, "e5f5", "四兵平四", "--.4"),
+    // five on a file
+    (2, "a9b9", "一兵平八", "++.8"),
+    (2, "a7b7", "三兵平八", "P9.8"),
+    (2, "a5b5", "五兵平八", "--.8"),
+    // two on a file, one alone
+    (5, "e5d5", "后兵平六", "P-.6"),
+    (5, "g5g6", "兵三进一", "P3+1"),
+    // three and two on two files: right file first, front to back
+    (3, "g6f6", "一兵平四", "3+.4"),
+    (3, "c7c8", "三兵进一", "7++1"),
+    (3, "c6d6", "四兵平六", "77.6"),
+    (3, "c5d5", "五兵平六", "7-.6"),
+    (13, "g3f3", "四卒平6", "77.6"),
+];
+
+#[test]
+fn tandem_pieces_take_their_standard_names() {
+    for (i, iccs, chinese, wxf) in TANDEM_EXAMPLES {
+        let fen = if i < 10 {
+            TANDEM_FENS[i].to_string()
+        } else {
+            rotated(TANDEM_FENS[i - 10])
+        };
+        check(&pos(&fen), iccs, chinese, wxf);
+    }
 }
 
 #[test]
-fn doubled_pieces_are_front_and_rear() {
-    let p = pos(TANDEM_FENS[0]);
-    check(&p, "a3a5", "前车进二", "R++2");
-    check(&p, "a1b1", "后车平八", "R-.8");
-    check(&p, "a1a2", "后车进一", "R-+1");
-    // advisors keep their file: the direction tells them apart
-    check(&p, "d0e1", "仕六进五", "A6+5");
-    check(&p, "d2e1", "仕六退五", "A6-5");
-    let p = pos(TANDEM_FENS[1]);
-    check(&p, "b3e3", "前炮平五", "C+.5");
-    check(&p, "b1b0", "后炮退一", "C--1");
-    check(&p, "h3g5", "前马进三", "H++3");
-    check(&p, "h1g3", "后马进三", "H-+3");
-    let p = pos(TANDEM_FENS[4]);
-    check(&p, "c0e2", "相七进五", "E7+5");
-    check(&p, "c4e2", "相七退五", "E7-5");
-    let black = pos(&rotated(TANDEM_FENS[0]));
-    check(&black, "i6i4", "前车进2", "R++2");
-    check(&black, "i8h8", "后车平8", "R-.8");
-}
-
-#[test]
-fn tandem_pawns_on_one_file() {
-    let p = pos(TANDEM_FENS[0]);
-    check(&p, "e8f8", "前兵平四", "P+.4");
-    check(&p, "e7d7", "中兵平六", "P5.6");
-    check(&p, "e6d6", "后兵平六", "P-.6");
-    check(&p, "e8e9", "前兵进一", "P++1");
-    let p = pos(TANDEM_FENS[1]);
-    check(&p, "e8f8", "一兵平四", "++.4");
-    check(&p, "e7f7", "二兵平四", "P+.4");
-    check(&p, "e6f6", "三兵平四", "P-.4");
-    check(&p, "e5f5", "四兵平四", "--.4");
-    let p = pos(TANDEM_FENS[2]);
-    check(&p, "a9b9", "一兵平八", "++.8");
-    check(&p, "a8b8", "二兵平八", "P+.8");
-    check(&p, "a7b7", "三兵平八", "P9.8");
-    check(&p, "a6b6", "四兵平八", "P-.8");
-    check(&p, "a5b5", "五兵平八", "--.8");
-    let p = pos(TANDEM_FENS[5]);
-    check(&p, "e6e7", "前兵进一", "P++1");
-    check(&p, "e5d5", "后兵平六", "P-.6");
-    check(&p, "g5g6", "兵三进一", "P3+1");
-}
-
-#[test]
-fn tandem_pawns_on_two_files() {
+fn pawns_on_two_files_need_the_file_with_front_and_rear() {
     let p = pos(TANDEM_FENS[3]);
-    check(&p, "g6f6", "一兵平四", "3+.4");
-    check(&p, "g5h5", "二兵平二", "3-.2");
-    check(&p, "c7c8", "三兵进一", "7++1");
-    check(&p, "c6d6", "四兵平六", "77.6");
-    check(&p, "c5d5", "五兵平六", "7-.6");
-    let black = pos(&rotated(TANDEM_FENS[3]));
-    check(&black, "c3d3", "一卒平4", "3+.4");
-    check(&black, "g3f3", "四卒平6", "77.6");
-    // 前兵 names two pawns here; with the file it names one
     assert!(matches!(
         parse_move(&p, "前兵进一"),
         Err(NotationError::Ambiguous { .. })

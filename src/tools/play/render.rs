@@ -217,6 +217,14 @@ mod tests {
         }
     }
 
+    /// Black mated by the rook that just moved to i9.
+    fn rook_mate() -> (Position, Move) {
+        let mut pos = Position::from_fen("5k3/R8/9/9/9/9/9/9/9/3K4R w").unwrap();
+        let m = Move::parse_coords("i0i9").unwrap();
+        pos.do_move(m);
+        (pos, m)
+    }
+
     #[test]
     fn start_position_in_chinese() {
         let board = render_board(&Position::startpos(), None, plain(false, false));
@@ -248,9 +256,7 @@ mod tests {
 
     #[test]
     fn last_move_and_check_are_marked_in_ascii() {
-        let mut pos = Position::from_fen("5k3/R8/9/9/9/9/9/9/9/3K4R w").unwrap();
-        let m = Move::parse_coords("i0i9").unwrap();
-        pos.do_move(m);
+        let (pos, m) = rook_mate();
         let board = render_board(&pos, Some(m), plain(true, false));
         let expected = r"
    a   b   c   d   e   f   g   h   i
@@ -312,9 +318,7 @@ mod tests {
 
     #[test]
     fn colours_paint_pieces_and_highlights() {
-        let mut pos = Position::from_fen("5k3/R8/9/9/9/9/9/9/9/3K4R w").unwrap();
-        let m = Move::parse_coords("i0i9").unwrap();
-        pos.do_move(m);
+        let (pos, m) = rook_mate();
         let opts = RenderOptions {
             color: true,
             ..RenderOptions::default()
