@@ -565,23 +565,36 @@ fn clock_text(ms: u64) -> String {
     format!("{}:{:02}", s / 60, s % 60)
 }
 
-/// The live line while the engine thinks: depth, score, speed and the best line in Chinese.
+/// The live line while the engine thinks: depth, score, speed and as much of the best line in
+/// Chinese as fits one 80-column terminal line.
 fn status_line(pos: &Position, info: &SearchInfo) -> String {
-    const SHOWN_PLIES: usize = 8;
-    let pv = format_line(pos, &info.pv, Notation::Chinese);
-    let shown = &pv[..pv.len().min(SHOWN_PLIES)];
+    const WIDTH: usize = 79;
     let score = match info.score {
         Score::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
         Score::Mate(n) if n > 0 => format!("mate in {n}"),
         Score::Mate(n) => format!("mated in {}", -n),
     };
-    format!(
-        "depth {}  score {score}  {} kN/s  {}{}",
+    let mut line = format!(
+        "depth {}  score {score}  {} kN/s ",
         info.depth,
-        info.nps / 1000,
-        shown.join(" "),
-        if pv.len() > shown.len() { " …" } else { "" }
-    )
+        info.nps / 1000
+    );
+    // Chinese characters take two columns.
+    let width = |s: &str| {
+        s.chars()
+            .map(|c| if c.is_ascii() { 1 } else { 2 })
+            .sum::<usize>()
+    };
+    let mut used = width(&line);
+    for m in format_line(pos, &info.pv, Notation::Chinese) {
+        used += 1 + width(&m);
+        if used > WIDTH {
+            break;
+        }
+        line.push(' ');
+        line.push_str(&m);
+    }
+    line
 }
 
 #[cfg(test)]
@@ -643,6 +656,23 @@ mod tests {
             status_line(&pos, &info),
             "depth 7  score +0.35  250 kN/s  炮二平五 马8进7"
         );
+        // a long line is cut to fit one terminal line
+        let mut long = info.clone();
+        let mut p = pos.clone();
+        long.pv.clear();
+        for _ in 0..20 {
+            let m = p.legal_moves()[0];
+            long.pv.push(m);
+            p.do_move(m);
+        }
+        long.score = Score::Mate(-3);
+        let line = status_line(&pos, &long);
+        assert!(
+            line.starts_with("depth 7  score mated in 3  250 kN/s  "),
+            "{line}"
+        );
+        let width: usize = line.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+        assert!((70..=79).contains(&width), "{width}: {line}");
     }
 
     #[test]
