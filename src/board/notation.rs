@@ -124,21 +124,35 @@ fn parse_iccs(pos: &Position, text: &str) -> Result<Move, NotationError> {
     if pos.is_legal(m) {
         return Ok(m);
     }
-    let legal = pos.legal_moves();
-    let from_here: Vec<Move> = legal
-        .iter()
-        .copied()
-        .filter(|l| l.from() == m.from())
-        .collect();
-    let shown = if from_here.is_empty() {
-        legal.to_vec()
-    } else {
-        from_here
-    };
+    let shown = closest(&pos.legal_moves(), &[&|l: &Move| l.from() == m.from()]);
     Err(NotationError::Illegal {
         input: text.into(),
         alternatives: shown.iter().map(Move::to_string).collect(),
     })
+}
+
+/// The legal moves the first filter that keeps any keeps, else all of them.
+fn closest(legal: &[Move], filters: &[&dyn Fn(&Move) -> bool]) -> Vec<Move> {
+    filters
+        .iter()
+        .map(|keep| {
+            legal
+                .iter()
+                .copied()
+                .filter(|m| keep(m))
+                .collect::<Vec<_>>()
+        })
+        .find(|v| !v.is_empty())
+        .unwrap_or_else(|| legal.to_vec())
+}
+
+/// A legal move's standard form and whether the input names it by that form (`exact`) or by
+/// any accepted one (`loose`).
+struct Spelled {
+    m: Move,
+    standard: String,
+    exact: bool,
+    loose: bool,
 }
 
 /// Chinese or WXF: every legal move lists how it may be written (its standard form first, then
@@ -151,64 +165,57 @@ fn parse_relative(pos: &Position, text: &str, notation: Notation) -> Result<Move
     };
     let key = normalize(text).ok_or_else(|| NotationError::Unreadable(text.into()))?;
     let legal = pos.legal_moves();
-    let forms: Vec<(Move, Vec<String>)> = legal
+    let spelled: Vec<Spelled> = legal
         .iter()
         .map(|&m| {
             let shape = Shape::of(pos, m);
-            let spelled = match notation {
+            let forms = match notation {
                 Notation::Chinese => shape.chinese_forms(),
                 _ => shape.wxf_forms(),
             };
-            (m, spelled)
+            let matches: Vec<bool> = forms
+                .iter()
+                .map(|f| normalize(f).as_ref() == Some(&key))
+                .collect();
+            Spelled {
+                m,
+                standard: forms[0].clone(),
+                exact: matches[0],
+                loose: matches.contains(&true),
+            }
         })
         .collect();
-    let standard =
-        |(m, f): &(Move, Vec<String>)| (normalize(&f[0]) == Some(key.clone())).then_some(*m);
-    let lenient = |(m, f): &(Move, Vec<String>)| {
-        f.iter()
-            .any(|s| normalize(s).as_ref() == Some(&key))
-            .then_some(*m)
-    };
-    let mut hits: Vec<Move> = forms.iter().filter_map(standard).collect();
+    let mut hits: Vec<&Spelled> = spelled.iter().filter(|s| s.exact).collect();
     if hits.is_empty() {
-        hits = forms.iter().filter_map(lenient).collect();
+        hits = spelled.iter().filter(|s| s.loose).collect();
     }
-    let canonical = |m: &Move| {
-        forms
+    let standard = |m: &Move| {
+        spelled
             .iter()
-            .find(|(x, _)| x == m)
-            .map(|(_, f)| f[0].clone())
-            .unwrap_or_default()
+            .find(|s| s.m == *m)
+            .map_or_else(String::new, |s| s.standard.clone())
     };
-    match hits.len() {
-        1 => Ok(hits[0]),
-        0 => {
-            // The legal moves of the named piece kind (on the named file, if any), else all.
+    match hits.as_slice() {
+        [one] => Ok(one.m),
+        [] => {
+            // The legal moves of the named piece kind on the named file, else of that kind.
             let kind = key.chars().find(|c| "KAEHRCP".contains(*c));
             let file = key
                 .chars()
                 .zip(key.chars().skip(1))
                 .find(|(c, _)| Some(*c) == kind)
                 .and_then(|(_, d)| d.to_digit(10));
-            let named = |m: &Move, by_file: bool| {
-                let s = Shape::of(pos, *m);
-                Some(s.kind.letter_wxf()) == kind && (!by_file || Some(u32::from(s.file)) == file)
-            };
-            let mut shown: Vec<Move> = legal.iter().copied().filter(|m| named(m, true)).collect();
-            if shown.is_empty() {
-                shown = legal.iter().copied().filter(|m| named(m, false)).collect();
-            }
-            if shown.is_empty() {
-                shown = legal.to_vec();
-            }
+            let of_kind = |m: &Move| Some(Shape::of(pos, *m).kind.letter_wxf()) == kind;
+            let on_file = |m: &Move| of_kind(m) && Some(u32::from(Shape::of(pos, *m).file)) == file;
+            let shown = closest(&legal, &[&on_file, &of_kind]);
             Err(NotationError::Illegal {
                 input: text.into(),
-                alternatives: shown.iter().map(canonical).collect(),
+                alternatives: shown.iter().map(standard).collect(),
             })
         }
-        _ => Err(NotationError::Ambiguous {
+        several => Err(NotationError::Ambiguous {
             input: text.into(),
-            candidates: hits.iter().map(canonical).collect(),
+            candidates: several.iter().map(|s| s.standard.clone()).collect(),
         }),
     }
 }

@@ -303,3 +303,33 @@ fn lines_are_written_move_after_move() {
         ["炮二平五", "马8进7", "马二进三"]
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config::with_cases(12))]
+
+    /// Random games that favour pawn moves pile pawns on files; every legal move on the way
+    /// must still be written uniquely and read back in all three notations.
+    #[test]
+    fn random_games_round_trip(choices in proptest::collection::vec(proptest::num::u16::ANY, 100)) {
+        let mut p = Position::startpos();
+        for c in choices {
+            let legal = p.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            for notation in [Notation::Iccs, Notation::Chinese, Notation::Wxf] {
+                for &m in legal.iter() {
+                    let text = format_move(&p, m, notation);
+                    proptest::prop_assert_eq!(parse_move(&p, &text), Ok(m), "{} in {:?}", text, p);
+                }
+            }
+            let pawn_moves: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| p.piece_at(m.from()).kind() == PieceType::Pawn)
+                .collect();
+            let pool = if c % 4 != 0 && !pawn_moves.is_empty() { &pawn_moves[..] } else { &legal[..] };
+            p.do_move(pool[usize::from(c / 4) % pool.len()]);
+        }
+    }
+}
