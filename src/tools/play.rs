@@ -675,6 +675,53 @@ mod tests {
         assert!((70..=79).contains(&width), "{width}: {line}");
     }
 
+    fn session(extra: &[&str]) -> Session {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            play: PlayArgs,
+        }
+        let args = <Cli as clap::Parser>::parse_from(["play"].iter().chain(extra)).play;
+        Session::new(&args, Position::startpos(), false, false)
+    }
+
+    #[test]
+    fn a_fallen_flag_loses_and_the_increment_is_added_otherwise() {
+        let mut s = session(&["--tc", "0.01+2"]);
+        let mut out = Vec::new();
+        assert!(
+            s.charge_clock(Color::Red, Duration::from_millis(500), &mut out)
+                .unwrap()
+        );
+        assert_eq!(s.clocks, Some([600 - 500 + 2000, 600]));
+        assert!(s.ending.is_none());
+        assert!(
+            !s.charge_clock(Color::Black, Duration::from_millis(600), &mut out)
+                .unwrap()
+        );
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("Game over: 1-0 Black lost on time (you win)"),
+            "{text}"
+        );
+        assert_eq!(s.ending.map(|e| e.result), Some(GameResult::RedWins));
+    }
+
+    #[test]
+    fn undo_returns_to_the_humans_turn() {
+        let mut s = session(&["--side", "black"]);
+        let mut out = Vec::new();
+        for m in ["h2e2", "h9g7", "h0g2"] {
+            s.record.push(Move::parse_coords(m).unwrap());
+        }
+        s.undo(&mut out).unwrap();
+        assert_eq!(s.record.moves().len(), 1);
+        s.undo(&mut out).unwrap();
+        assert_eq!(s.record.moves().len(), 1);
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.ends_with("Nothing of yours to take back.\n"), "{text}");
+    }
+
     #[test]
     fn clocks_read_minutes_and_seconds() {
         assert_eq!(clock_text(299_500), "4:59");
