@@ -28,6 +28,8 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
+    /// Play a game against chuhan in the terminal.
+    Play(chuhan::tools::play::PlayArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => ExitCode::SUCCESS,
+        Some(Command::Play(args)) => chuhan::tools::play::run(args),
         Some(Command::Perft { depth, fen }) => {
             let pos = match fen {
                 Some(f) => Position::from_fen(&f),
