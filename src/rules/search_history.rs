@@ -141,3 +141,77 @@ impl SearchHistory {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    use super::*;
+
+    thread_local! {
+        static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Counts this thread's allocations (tests run on parallel threads).
+    struct Counting;
+
+    // SAFETY: every call goes unchanged to the system allocator, which upholds the contract;
+    // counting only touches a const-initialised thread-local `Cell`, which never allocates.
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+            // SAFETY: forwarded with the caller's guarantees.
+            unsafe { System.alloc(layout) }
+        }
+
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: forwarded with the caller's guarantees.
+            unsafe { System.dealloc(ptr, layout) }
+        }
+    }
+
+    #[global_allocator]
+    static GLOBAL: Counting = Counting;
+
+    #[test]
+    fn push_judge_and_pop_do_not_allocate() {
+        // A rook chasing a horse: the last judgement replays the cycle to find the chase.
+        let start = Position::from_fen("4k4/9/6n2/9/9/9/7R1/9/9/3K5 w - - 0 1").unwrap();
+        let texts = ["h3g3", "g7h9", "g3h3", "h9g7"];
+        let record = GameRecord::from_moves(start, &texts).unwrap();
+        let mut pos = record.position().clone();
+        let mut history = SearchHistory::from_record(&record);
+        let mut moves = [Move::NULL; 4];
+        let mut p = pos.clone();
+        for (m, t) in moves.iter_mut().zip(texts) {
+            *m = p.parse_move(t).unwrap();
+            p.do_move(*m);
+        }
+
+        let before = ALLOCATIONS.with(Cell::get);
+        let mut last = None;
+        for _ in 0..3 {
+            let mut undos = [None; 4];
+            for (u, &m) in undos.iter_mut().zip(&moves) {
+                let check = pos.gives_check(m);
+                let undo = pos.do_move(m);
+                history.push(&pos, m, undo, check);
+                last = history.judge(&pos);
+                *u = Some(undo);
+            }
+            for (u, &m) in undos.iter().zip(&moves).rev() {
+                history.pop();
+                pos.undo_move(m, u.unwrap());
+            }
+        }
+        let after = ALLOCATIONS.with(Cell::get);
+
+        assert_eq!(
+            last,
+            Some(RuleScore::Loss),
+            "Red to move chased perpetually"
+        );
+        assert_eq!(after - before, 0);
+    }
+}

@@ -3,7 +3,7 @@
 //! happens. Squares: files a–i from Red's left, ranks 0–9 from Red's side.
 
 use super::*;
-use crate::board::{Move, Position};
+use crate::board::{Color, Move, PieceType, Position};
 
 /// A repetition scenario: a start position (which the cycle returns to) and one cycle of moves.
 struct Cycle {
@@ -261,7 +261,7 @@ fn cycles_are_judged_at_the_third_occurrence() {
 
 /// The score `judge` should give the side to move at `pos` for a cycle with this verdict.
 fn expected_score(c: &Cycle, pos: &Position) -> RuleScore {
-    let red_to_move = pos.side_to_move() == crate::board::Color::Red;
+    let red_to_move = pos.side_to_move() == Color::Red;
     match (c.verdict.split(' ').next(), red_to_move) {
         (Some("1/2-1/2"), _) => RuleScore::Draw,
         (Some("1-0"), true) | (Some("0-1"), false) => RuleScore::Win,
@@ -436,4 +436,22 @@ fn no_attacking_material_draws() {
         judge(last_pawn, "f0e1", 120),
         "1/2-1/2 no attacking material"
     );
+}
+
+#[test]
+fn only_the_checks_keep_check_and_chase_a_draw() {
+    // Every Red move of CHECK_AND_CHASE newly chases the Black horse.
+    let pos = start(CHECK_AND_CHASE.fen);
+    let mut p = pos.clone();
+    for (i, m) in parse_line(&pos, CHECK_AND_CHASE.moves)
+        .into_iter()
+        .enumerate()
+    {
+        let before = p.clone();
+        p.do_move(m);
+        if i % 2 == 0 {
+            let horse = p.pieces(Color::Black, PieceType::Horse);
+            assert_eq!(chase::new_chases(&before, &p), horse, "{m}");
+        }
+    }
 }
