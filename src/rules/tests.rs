@@ -337,105 +337,114 @@ fn search_history_looks_no_further_than_a_null_move() {
     assert_eq!(judged, [None, None, None, Some(RuleScore::Loss)]);
 }
 
-/// A game from `fen` with `moves`, judged with `limit`.
-fn judge(fen: &str, moves: &str, limit: u32) -> String {
-    let pos = start(fen);
-    let mut rec = GameRecord::new(pos.clone());
-    for m in parse_line(&pos, moves) {
-        rec.play(m).unwrap();
+/// Plays each game (FEN, moves, move limit) and compares the verdict.
+fn assert_verdicts(games: &[(&str, &str, u32, &str)]) {
+    for &(fen, moves, limit, verdict) in games {
+        let pos = start(fen);
+        let mut rec = GameRecord::new(pos.clone());
+        for m in parse_line(&pos, moves) {
+            rec.play(m).unwrap();
+        }
+        assert_eq!(verdict_text(rec.verdict(limit)), verdict, "{fen} {moves}");
     }
-    verdict_text(rec.verdict(limit))
 }
 
 #[test]
 fn checkmate_and_stalemate_lose() {
-    // Rook ladder: the a8 rook holds rank 8, b1b9 checks d9 along rank 9; e9 is covered by the
-    // rook and by the facing Red king.
-    assert_eq!(
-        judge("3k5/R8/9/9/9/9/9/9/1R7/4K4 w - - 0 1", "b1b9", 120),
-        "1-0 checkmate"
-    );
-    // The same by Black: the a1 rook holds rank 1, b7b0 checks d0 along rank 0.
-    assert_eq!(
-        judge("4k4/9/1r7/9/9/9/9/9/r8/3K5 b - - 0 1", "b7b0", 120),
-        "0-1 checkmate"
-    );
-    // a5f5 checks f9 up the f-file; f8 is on the file, e9 faces the Red king.
-    assert_eq!(
-        judge("5k3/9/9/9/R8/9/9/9/9/4K4 w - - 0 1", "a5f5", 120),
-        "1-0 checkmate"
-    );
-    // Before the mating move, the game goes on.
-    assert_eq!(
-        judge("5k3/9/9/9/R8/9/9/9/9/4K4 w - - 0 1", "", 120),
-        "ongoing"
-    );
-
-    // a7a8 takes d8 from the d9 king; e9 faces the Red king. Not in check: stalemate.
-    assert_eq!(
-        judge("3k5/9/R8/9/9/9/9/9/9/4K4 w - - 0 1", "a7a8", 120),
-        "1-0 stalemate"
-    );
-    // The same against Red: a2a1 takes d1, e0 faces the Black king.
-    assert_eq!(
-        judge("4k4/9/9/9/9/9/9/r8/9/3K5 b - - 0 1", "a2a1", 120),
-        "0-1 stalemate"
-    );
-    // King in the palace corner d7: a9a8 takes d8, e7 faces the Red king.
-    assert_eq!(
-        judge("R8/9/3k5/9/9/9/9/9/9/4K4 w - - 0 1", "a9a8", 120),
-        "1-0 stalemate"
-    );
+    assert_verdicts(&[
+        // Rook ladder: the a8 rook holds rank 8, b1b9 checks d9 along rank 9; e9 is covered by
+        // the rook and by the facing Red king.
+        (
+            "3k5/R8/9/9/9/9/9/9/1R7/4K4 w - - 0 1",
+            "b1b9",
+            120,
+            "1-0 checkmate",
+        ),
+        // The same by Black: the a1 rook holds rank 1, b7b0 checks d0 along rank 0.
+        (
+            "4k4/9/1r7/9/9/9/9/9/r8/3K5 b - - 0 1",
+            "b7b0",
+            120,
+            "0-1 checkmate",
+        ),
+        // a5f5 checks f9 up the f-file; f8 is on the file, e9 faces the Red king.
+        (
+            "5k3/9/9/9/R8/9/9/9/9/4K4 w - - 0 1",
+            "a5f5",
+            120,
+            "1-0 checkmate",
+        ),
+        // Before the mating move, the game goes on.
+        ("5k3/9/9/9/R8/9/9/9/9/4K4 w - - 0 1", "", 120, "ongoing"),
+        // a7a8 takes d8 from the d9 king; e9 faces the Red king. Not in check: stalemate.
+        (
+            "3k5/9/R8/9/9/9/9/9/9/4K4 w - - 0 1",
+            "a7a8",
+            120,
+            "1-0 stalemate",
+        ),
+        // The same against Red: a2a1 takes d1, e0 faces the Black king.
+        (
+            "4k4/9/9/9/9/9/9/r8/9/3K5 b - - 0 1",
+            "a2a1",
+            120,
+            "0-1 stalemate",
+        ),
+        // King in the palace corner d7: a9a8 takes d8, e7 faces the Red king.
+        (
+            "R8/9/3k5/9/9/9/9/9/9/4K4 w - - 0 1",
+            "a9a8",
+            120,
+            "1-0 stalemate",
+        ),
+    ]);
 }
 
 #[test]
 fn move_limit_counts_plies_since_capture_and_a_mate_on_the_last_ply_stands() {
     // Red rook a5, Black king f9 (which can always step to f8 unless checked up the f-file).
     let last_ply = "5k3/9/9/9/R8/9/9/9/9/4K4 w - - 119 60";
-    // The 120th ply without capture mates (a5f5, as above): the mate stands.
-    assert_eq!(judge(last_ply, "a5f5", 120), "1-0 checkmate");
-    // The same ply without mate: the limit draws.
-    assert_eq!(judge(last_ply, "a5a6", 120), "1/2-1/2 move limit");
-    // Black mates on the 120th ply: a4f4 checks f0 up the f-file, e0 faces the Black king.
     let black = "4k4/9/9/9/9/r8/9/9/9/5K3 b - - 119 60";
-    assert_eq!(judge(black, "a4f4", 120), "0-1 checkmate");
-    assert_eq!(judge(black, "a4a3", 120), "1/2-1/2 move limit");
-    // Plies counted from 116: four more reach the limit, three do not.
     let quiet = "4k4/9/9/9/9/9/9/R8/9/3K5 w - - 116 59";
-    assert_eq!(judge(quiet, "a2a3 e9e8 a3a2", 120), "ongoing");
-    assert_eq!(
-        judge(quiet, "a2a3 e9e8 a3a2 e8e9", 120),
-        "1/2-1/2 move limit"
-    );
-    // A pawn move does not reset the count; a capture does.
-    let capture = "3k5/9/9/9/9/p8/P8/9/9/4K4 w - - 119 60";
-    assert_eq!(judge(capture, "a3a4", 120), "ongoing");
-    let pawn_move = "3k5/9/9/p8/9/9/P8/9/9/4K4 w - - 119 60";
-    assert_eq!(judge(pawn_move, "a3a4", 120), "1/2-1/2 move limit");
-    // Another limit, and none.
-    assert_eq!(judge(last_ply, "a5a6", 0), "ongoing");
     let ten = "5k3/9/9/9/R8/9/9/9/9/4K4 w - - 9 5";
-    assert_eq!(judge(ten, "a5a6", 10), "1/2-1/2 move limit");
-    assert_eq!(judge(ten, "a5a6", 11), "ongoing");
-    assert_eq!(judge(ten, "a5f5", 10), "1-0 checkmate");
+    let capture = "3k5/9/9/9/9/p8/P8/9/9/4K4 w - - 119 60";
+    let pawn_move = "3k5/9/9/p8/9/9/P8/9/9/4K4 w - - 119 60";
+    assert_verdicts(&[
+        // The 120th ply without capture mates (a5f5, as above): the mate stands.
+        (last_ply, "a5f5", 120, "1-0 checkmate"),
+        // The same ply without mate: the limit draws.
+        (last_ply, "a5a6", 120, "1/2-1/2 move limit"),
+        // Black mates on the 120th ply: a4f4 checks f0 up the f-file, e0 faces the Black king.
+        (black, "a4f4", 120, "0-1 checkmate"),
+        (black, "a4a3", 120, "1/2-1/2 move limit"),
+        // Plies counted from 116: four more reach the limit, three do not.
+        (quiet, "a2a3 e9e8 a3a2", 120, "ongoing"),
+        (quiet, "a2a3 e9e8 a3a2 e8e9", 120, "1/2-1/2 move limit"),
+        // A capture resets the count (a3a4 takes the a4 pawn); a pawn move does not.
+        (capture, "a3a4", 120, "ongoing"),
+        (pawn_move, "a3a4", 120, "1/2-1/2 move limit"),
+        // Other limits, and none.
+        (last_ply, "a5a6", 0, "ongoing"),
+        (ten, "a5a6", 10, "1/2-1/2 move limit"),
+        (ten, "a5a6", 11, "ongoing"),
+        (ten, "a5f5", 10, "1-0 checkmate"),
+    ]);
 }
 
 #[test]
 fn no_attacking_material_draws() {
-    assert_eq!(
-        judge("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", "", 120),
-        "1/2-1/2 no attacking material"
-    );
+    // The f0 advisor can take Black's last pawn.
+    let last_pawn = "4k4/9/9/9/9/9/9/9/4p4/3K1A3 w - - 0 1";
+    let kings = "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1";
     // Advisors and elephants never cross the river.
     let guards = "2bakab2/9/9/9/9/9/9/9/4A4/2BK1AB2 w - - 0 1";
-    assert_eq!(judge(guards, "", 120), "1/2-1/2 no attacking material");
-    // The f0 advisor takes Black's last pawn.
-    let last_pawn = "4k4/9/9/9/9/9/9/9/4p4/3K1A3 w - - 0 1";
-    assert_eq!(judge(last_pawn, "", 120), "ongoing");
-    assert_eq!(
-        judge(last_pawn, "f0e1", 120),
-        "1/2-1/2 no attacking material"
-    );
+    let dead = "1/2-1/2 no attacking material";
+    assert_verdicts(&[
+        (kings, "", 120, dead),
+        (guards, "", 120, dead),
+        (last_pawn, "", 120, "ongoing"),
+        (last_pawn, "f0e1", 120, dead),
+    ]);
 }
 
 #[test]
