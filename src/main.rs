@@ -30,6 +30,18 @@ enum Command {
     },
     /// Play a game against chuhan in the terminal.
     Play(chuhan::tools::play::PlayArgs),
+    /// Judge a game: prints `ongoing`, or the result and why (e.g. `1-0 checkmate`).
+    Adjudicate {
+        /// Start position (default: the standard one).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves played from it, in ICCS (h2e2).
+        #[arg(long, num_args = 0..)]
+        moves: Vec<String>,
+        /// Plies without capture before a draw, 0 = off.
+        #[arg(long, default_value_t = chuhan::rules::DEFAULT_MOVE_LIMIT)]
+        move_limit: u32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -56,5 +68,22 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Adjudicate {
+            fen,
+            moves,
+            move_limit,
+        }) => match chuhan::rules::adjudicate(fen.as_deref(), &moves, move_limit) {
+            Ok(verdict) => {
+                println!(
+                    "{}",
+                    verdict.map_or("ongoing".to_string(), |v| v.to_string())
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
     }
 }
