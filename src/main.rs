@@ -36,7 +36,10 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     match cli.command {
-        None => ExitCode::SUCCESS,
+        None => {
+            chuhan::protocol::serve(std::io::stdin().lock(), std::io::stdout());
+            ExitCode::SUCCESS
+        }
         Some(Command::Perft { depth, fen }) => {
             let pos = match fen {
                 Some(f) => Position::from_fen(&f),
