@@ -100,8 +100,7 @@ fn times_are_seconds_unless_usemillisec() {
     e.send("position startpos");
     // 300 seconds on the clock: no answer in the first 300 ms.
     e.send("go time 300 increment 0");
-    let early = e.lines_within(Duration::from_millis(300));
-    assert!(!early.iter().any(|l| is_bestmove(l)), "{early:?}");
+    e.no_bestmove_for(Duration::from_millis(300));
     e.send("stop");
     e.until(is_bestmove, PROMPT);
     // 300 milliseconds on the clock: the answer comes well within them.
@@ -144,8 +143,7 @@ fn ponder_then_ponderhit_draw() {
     e.send("setoption usemillisec true");
     e.send("position startpos moves h2e2 h9g7");
     e.send("go ponder time 2000 increment 0");
-    let early = e.lines_within(Duration::from_millis(300));
-    assert!(!early.iter().any(|l| is_bestmove(l)), "{early:?}");
+    e.no_bestmove_for(Duration::from_millis(300));
     e.send("ponderhit draw");
     let best = e.until(is_bestmove, PROMPT).pop().unwrap();
     assert!(best.starts_with("bestmove "), "{best}");
@@ -232,6 +230,7 @@ fn isready_and_stop_are_prompt_while_thinking() {
     let mut e = Engine::with_handshake("ucci");
     e.send("position startpos");
     e.send("go infinite");
+    e.no_bestmove_for(Duration::from_millis(100));
     let ready = e.answer_time("isready", |l| l == "readyok");
     let stop = e.answer_time("stop", is_bestmove);
     eprintln!("ucci isready {ready:?}, stop {stop:?}");

@@ -116,6 +116,15 @@ impl Engine {
         got
     }
 
+    /// Asserts that no `bestmove` comes within `window` (pondering, infinite, long clocks).
+    pub fn no_bestmove_for(&mut self, window: Duration) {
+        let early = self.lines_within(window);
+        assert!(
+            !early.iter().any(|l| is_bestmove(l)),
+            "early bestmove: {early:?}"
+        );
+    }
+
     /// Sends `isready` and returns everything up to `readyok`.
     pub fn sync(&mut self) -> Vec<String> {
         self.send("isready");
