@@ -139,6 +139,22 @@ impl Engine {
         t0.elapsed()
     }
 
+    /// Medians of the `isready` → `readyok` and `stop` → `bestmove` times over `rounds` infinite
+    /// searches (medians: a shared CI machine may deschedule the engine once).
+    pub fn search_latencies(&mut self, rounds: usize) -> (Duration, Duration) {
+        let (mut ready, mut stop) = (Vec::new(), Vec::new());
+        for _ in 0..rounds {
+            self.send("go infinite");
+            self.no_bestmove_for(Duration::from_millis(50));
+            for _ in 0..3 {
+                ready.push(self.answer_time("isready", |l| l == "readyok"));
+            }
+            stop.push(self.answer_time("stop", is_bestmove));
+            assert!(self.seen.last().unwrap().starts_with("bestmove "));
+        }
+        (median(ready), median(stop))
+    }
+
     /// Waits for the process to exit; true if it did within `timeout`.
     pub fn exits_within(&mut self, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;
