@@ -5,6 +5,7 @@
 pub mod board;
 pub mod engine;
 pub mod movegen;
+pub mod protocol;
 pub mod rules;
 pub mod tools;
 

@@ -50,7 +50,10 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     match cli.command {
-        None => ExitCode::SUCCESS,
+        None => {
+            chuhan::protocol::serve(std::io::stdin().lock(), std::io::stdout());
+            ExitCode::SUCCESS
+        }
         Some(Command::Play(args)) => chuhan::tools::play::run(args),
         Some(Command::Perft { depth, fen }) => {
             let pos = match fen {
