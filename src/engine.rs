@@ -1,15 +1,16 @@
 //! The one API every front end uses: set the game, go with limits, stop, ponderhit, options.
 //! Results flow out through a `Reporter`; nothing here knows which protocol is spoken.
-//!
-//! SKELETON: the types and method signatures are the agreed interface. The search behind `go`
-//! is a placeholder (first legal move) until the search work replaces it.
+//! The search runs on a worker thread that owns the per-thread search state while it runs and
+//! hands it back when it ends, so histories and the hash table persist from one `go` to the next.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
 use crate::board::{Move, Position};
 use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord};
+use crate::search::driver::THREAD_STACK;
+use crate::search::{Control, SearchSetup, Worker, run};
+use crate::tt::TranspositionTable;
 
 /// A score from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,18 +125,24 @@ pub struct Engine {
     options: EngineOptions,
     game: GameRecord,
     banmoves: Vec<Move>,
-    stop: Arc<AtomicBool>,
-    worker: Option<JoinHandle<()>>,
+    control: Arc<Control>,
+    tt: Arc<TranspositionTable>,
+    /// Per-thread search state while idle (the running search holds it otherwise).
+    workers: Vec<Box<Worker>>,
+    worker: Option<JoinHandle<Vec<Box<Worker>>>>,
 }
 
 impl Engine {
     pub fn new(reporter: Arc<dyn Reporter>) -> Engine {
+        let options = EngineOptions::default();
         Engine {
             reporter,
-            options: EngineOptions::default(),
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            options,
             game: GameRecord::new(Position::startpos()),
             banmoves: Vec::new(),
-            stop: Arc::new(AtomicBool::new(false)),
+            control: Arc::new(Control::default()),
+            workers: Vec::new(),
             worker: None,
         }
     }
@@ -147,16 +154,26 @@ impl Engine {
     /// Replaces the options (resizes the hash table if its size changed). Stops a running search.
     pub fn set_options(&mut self, options: EngineOptions) {
         self.stop_and_wait();
+        if options.hash_mb != self.options.hash_mb {
+            // Free the old table before allocating the new one.
+            self.tt = Arc::new(TranspositionTable::new(1));
+            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
+        }
         self.options = options;
     }
 
     pub fn clear_hash(&mut self) {
         self.stop_and_wait();
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
+        }
     }
 
     /// Forget everything learnt from earlier games (hash, histories).
     pub fn new_game(&mut self) {
-        self.stop_and_wait();
+        self.clear_hash();
+        self.workers.clear();
     }
 
     /// Sets the game to search from; clears `banmoves`. Stops a running search.
@@ -182,30 +199,53 @@ impl Engine {
     /// Starts a search and returns at once; reports `Info`s then exactly one `BestMove`.
     pub fn go(&mut self, limits: Limits) {
         self.stop_and_wait();
-        self.stop.store(false, Ordering::SeqCst);
-        let pos = self.position().clone();
-        let banned = self.banmoves.clone();
+        self.control.reset(limits.ponder);
+        let threads = self.options.threads.max(1);
+        let mut workers = std::mem::take(&mut self.workers);
+        workers.truncate(threads);
+        while workers.len() < threads {
+            workers.push(Worker::new(workers.len()));
+        }
+        let setup = SearchSetup {
+            game: self.game.clone(),
+            limits,
+            banmoves: self.banmoves.clone(),
+            multipv: self.options.multipv.max(1),
+            move_overhead_ms: self.options.move_overhead_ms,
+            move_limit: self.options.move_limit,
+        };
         let reporter = Arc::clone(&self.reporter);
-        self.worker = Some(std::thread::spawn(move || {
-            let best = pos.legal_moves().iter().copied().find(|m| {
-                !banned.contains(m)
-                    && (limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-            });
-            reporter.report(Report::BestMove(BestMove {
-                best,
-                ponder: None,
-                score: None,
-            }));
-        }));
+        let control = Arc::clone(&self.control);
+        let tt = Arc::clone(&self.tt);
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(THREAD_STACK)
+            .spawn(move || {
+                run(&mut workers, &setup, &tt, &control, &*reporter);
+                workers
+            })
+            .expect("spawn the search thread");
+        self.worker = Some(handle);
     }
 
     /// Asks the search to finish now; it still reports its `BestMove`.
     pub fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
+        self.control.stop();
+        self.wake();
     }
 
     /// The opponent played the pondered move: the search goes on under normal time control.
-    pub fn ponderhit(&self) {}
+    pub fn ponderhit(&self) {
+        self.control.ponderhit();
+        self.wake();
+    }
+
+    /// Wakes a finished pondering or infinite search waiting for `stop` or `ponderhit`.
+    fn wake(&self) {
+        if let Some(w) = &self.worker {
+            w.thread().unpark();
+        }
+    }
 
     pub fn is_searching(&self) -> bool {
         self.worker.as_ref().is_some_and(|w| !w.is_finished())
@@ -214,7 +254,10 @@ impl Engine {
     /// Blocks until the running search (if any) has reported its `BestMove`.
     pub fn wait(&mut self) {
         if let Some(w) = self.worker.take() {
-            let _ = w.join();
+            // A search thread that panicked loses its state; fresh workers replace it.
+            if let Ok(workers) = w.join() {
+                self.workers = workers;
+            }
         }
     }
 

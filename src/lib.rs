@@ -4,8 +4,11 @@
 
 pub mod board;
 pub mod engine;
+pub mod eval;
 pub mod movegen;
 pub mod rules;
+pub mod search;
+pub mod tt;
 
 pub use board::{Color, FenError, Move, Piece, PieceType, Position, START_FEN, Square};
 pub use movegen::MoveList;

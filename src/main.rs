@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 use chuhan::Position;
 use chuhan::movegen::perft_report;
+use chuhan::search::bench::{DEFAULT_BENCH_DEPTH, bench};
 
 #[derive(Parser)]
 #[command(
@@ -28,6 +29,11 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
+    /// Search the benchmark positions to a fixed depth; prints the node count and speed.
+    Bench {
+        /// Search depth (default: the standard bench depth).
+        depth: Option<u32>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -37,6 +43,13 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => ExitCode::SUCCESS,
+        Some(Command::Bench { depth }) => {
+            let r = bench(depth.unwrap_or(DEFAULT_BENCH_DEPTH));
+            println!("Time (ms): {}", r.ms);
+            println!("Nodes searched: {}", r.nodes);
+            println!("Nodes/second: {}", r.nps);
+            ExitCode::SUCCESS
+        }
         Some(Command::Perft { depth, fen }) => {
             let pos = match fen {
                 Some(f) => Position::from_fen(&f),
