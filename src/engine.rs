@@ -272,3 +272,362 @@ impl Drop for Engine {
         self.stop_and_wait();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::{Receiver, Sender, channel};
+    use std::time::Instant;
+
+    struct Chan(Sender<Report>);
+
+    impl Reporter for Chan {
+        fn report(&self, r: Report) {
+            let _ = self.0.send(r);
+        }
+    }
+
+    fn engine() -> (Engine, Receiver<Report>) {
+        let (tx, rx) = channel();
+        let mut e = Engine::new(Arc::new(Chan(tx)));
+        e.set_options(EngineOptions {
+            hash_mb: 8,
+            ..EngineOptions::default()
+        });
+        (e, rx)
+    }
+
+    fn set_fen(e: &mut Engine, fen: &str) {
+        e.set_game(GameRecord::new(Position::from_fen(fen).unwrap()));
+    }
+
+    /// Reads reports up to the best move; checks that nothing follows it.
+    fn finish(e: &mut Engine, rx: &Receiver<Report>) -> (Vec<SearchInfo>, BestMove) {
+        let mut infos = Vec::new();
+        for r in rx.iter() {
+            match r {
+                Report::Info(i) => infos.push(i),
+                Report::BestMove(b) => {
+                    e.wait();
+                    assert!(rx.try_recv().is_err(), "reports after the best move");
+                    return (infos, b);
+                }
+                Report::Message(_) => {}
+            }
+        }
+        panic!("no best move");
+    }
+
+    fn search(
+        e: &mut Engine,
+        rx: &Receiver<Report>,
+        limits: Limits,
+    ) -> (Vec<SearchInfo>, BestMove) {
+        e.go(limits);
+        finish(e, rx)
+    }
+
+    /// Mates found by construction (random sparse positions searched deeply), each checked below
+    /// by replaying the PV, by a brute-force solver that no shorter mate exists and, up to mate
+    /// in 3, that the mate is forced.
+    const MATES: [(&str, i32); 15] = [
+        ("9/5k3/9/9/9/7R1/8C/9/9/4K4 w - - 0 1", 1),
+        ("r8/9/b4k3/9/5N3/9/9/1p7/7C1/4K4 w - - 0 1", 1),
+        ("5k3/9/9/9/9/3R5/6C2/9/3CK4/9 w - - 0 1", 1),
+        ("6C2/5k3/9/9/9/9/9/1N1K5/9/4R4 w - - 0 1", 2),
+        ("9/P2k5/8b/9/9/5R1p1/9/9/5K3/9 w - - 0 1", 2),
+        ("9/4k4/b8/9/3N5/9/8R/9/7p1/3K5 w - - 0 1", 2),
+        ("3ak4/9/3a2N2/9/9/9/6N2/9/3K5/6R2 w - - 0 1", 3),
+        ("3a5/9/4k3b/9/9/9/6R2/2C3N2/5K3/9 w - - 0 1", 3),
+        ("9/9/3kb4/9/2b6/9/9/4C3R/5K3/9 w - - 0 1", 3),
+        ("9/5k3/9/8P/9/9/7p1/5N3/4K4/9 w - - 0 1", 4),
+        ("1C7/2Nk5/4ba3/9/9/9/9/9/2p6/5KR2 w - - 0 1", 4),
+        ("4k4/9/1N2b4/9/2b3R2/9/9/9/3K5/6C2 w - - 0 1", 4),
+        ("5ab2/5k3/4b3R/9/9/9/9/9/9/4K4 w - - 0 1", 5),
+        ("5k3/9/3ab4/9/9/2C2p3/4R4/4K4/9/9 w - - 0 1", 5),
+        ("3k5/9/b3b4/9/9/3N5/1R7/9/4K4/9 w - - 0 1", 4),
+    ];
+
+    /// Whether the side to move can force mate within `n` of its moves (full width, no pruning).
+    fn forced_mate(pos: &mut Position, n: u32) -> bool {
+        if n == 0 {
+            return false;
+        }
+        for m in pos.legal_moves().iter().copied() {
+            let undo = pos.do_move(m);
+            let replies = pos.legal_moves();
+            let mated = replies.is_empty()
+                || (n > 1
+                    && replies.iter().all(|&r| {
+                        let u = pos.do_move(r);
+                        let ok = forced_mate(pos, n - 1);
+                        pos.undo_move(r, u);
+                        ok
+                    }));
+            pos.undo_move(m, undo);
+            if mated {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn mates_in_one_to_five_are_found() {
+        let (mut e, rx) = engine();
+        for (fen, n) in MATES {
+            let mut pos = Position::from_fen(fen).unwrap();
+            if n <= 3 {
+                assert!(forced_mate(&mut pos, n as u32), "{fen}");
+            }
+            assert!(
+                !forced_mate(&mut pos, n as u32 - 1),
+                "{fen}: a shorter mate"
+            );
+            set_fen(&mut e, fen);
+            let (infos, best) = search(
+                &mut e,
+                &rx,
+                Limits {
+                    mate: Some(n as u32),
+                    ..Limits::default()
+                },
+            );
+            let last = infos.last().unwrap();
+            assert_eq!(last.score, Score::Mate(n), "{fen}");
+            assert_eq!(best.score, Some(Score::Mate(n)), "{fen}");
+            assert_eq!(best.best, Some(last.pv[0]));
+            assert_eq!(last.pv.len(), 2 * n as usize - 1, "{fen}");
+            for &m in &last.pv {
+                assert!(pos.is_legal(m), "{fen} {m}");
+                pos.do_move(m);
+            }
+            assert!(pos.legal_moves().is_empty(), "{fen}: the PV does not mate");
+        }
+    }
+
+    #[test]
+    fn no_legal_move_reports_mate_zero_and_no_best_move() {
+        let (mut e, rx) = engine();
+        for fen in [
+            "2b1ka3/4a4/4b4/9/9/6p2/9/2pA1A3/1r7/3K1r3 w - - 0 1",
+            // Stalemate: no check, no move (a loss in xiangqi too).
+            "4k4/5R3/9/9/9/P7P/9/4B4/4A4/2BK1A3 b - - 0 1",
+        ] {
+            set_fen(&mut e, fen);
+            let (infos, best) = search(&mut e, &rx, Limits::default());
+            assert_eq!(infos.len(), 1);
+            assert_eq!((infos[0].depth, infos[0].score), (0, Score::Mate(0)));
+            assert_eq!(best.best, None);
+        }
+    }
+
+    #[test]
+    fn movetime_is_respected() {
+        let (mut e, rx) = engine();
+        for t in [50, 300] {
+            let start = Instant::now();
+            let (infos, best) = search(
+                &mut e,
+                &rx,
+                Limits {
+                    movetime_ms: Some(t),
+                    ..Limits::default()
+                },
+            );
+            let elapsed = start.elapsed().as_millis() as u64;
+            assert!(elapsed < t, "movetime {t}: took {elapsed} ms");
+            assert!(e.position().is_legal(best.best.unwrap()));
+            assert_eq!(infos.last().unwrap().pv[0], best.best.unwrap());
+        }
+    }
+
+    #[test]
+    fn clock_mode_spends_a_fraction_of_the_time() {
+        let (mut e, rx) = engine();
+        let start = Instant::now();
+        let (_, best) = search(
+            &mut e,
+            &rx,
+            Limits {
+                clock: Some(Clock {
+                    time_ms: 2_000,
+                    inc_ms: 0,
+                    ..Clock::default()
+                }),
+                ..Limits::default()
+            },
+        );
+        assert!(start.elapsed().as_millis() < 800);
+        assert!(best.best.is_some());
+    }
+
+    #[test]
+    fn node_limit_is_nearly_exact() {
+        let (mut e, rx) = engine();
+        let (infos, _) = search(
+            &mut e,
+            &rx,
+            Limits {
+                nodes: Some(20_000),
+                ..Limits::default()
+            },
+        );
+        let nodes = infos.last().unwrap().nodes;
+        assert!((20_000..=20_000 + 20_000 / 32).contains(&nodes), "{nodes}");
+    }
+
+    /// Waits for an info of `depth` (the search has reached it), then checks no best move came.
+    fn reach_depth_without_best_move(e: &Engine, rx: &Receiver<Report>, depth: u32) {
+        for r in rx.iter() {
+            match r {
+                Report::Info(i) if i.depth >= depth => break,
+                Report::BestMove(_) => panic!("best move while pondering"),
+                _ => {}
+            }
+        }
+        assert!(e.is_searching());
+    }
+
+    #[test]
+    fn ponder_holds_the_best_move_until_ponderhit_or_stop() {
+        let (mut e, rx) = engine();
+        // A finished pondering search waits for ponderhit.
+        e.go(Limits {
+            depth: Some(3),
+            ponder: true,
+            ..Limits::default()
+        });
+        reach_depth_without_best_move(&e, &rx, 3);
+        e.ponderhit();
+        let (_, best) = finish(&mut e, &rx);
+        assert!(best.best.is_some());
+        // ... or for stop.
+        e.go(Limits {
+            depth: Some(3),
+            ponder: true,
+            ..Limits::default()
+        });
+        reach_depth_without_best_move(&e, &rx, 3);
+        e.stop();
+        assert!(finish(&mut e, &rx).1.best.is_some());
+        // After ponderhit the move time counts from the ponderhit.
+        e.go(Limits {
+            movetime_ms: Some(100),
+            ponder: true,
+            ..Limits::default()
+        });
+        reach_depth_without_best_move(&e, &rx, 2);
+        let hit = Instant::now();
+        e.ponderhit();
+        assert!(finish(&mut e, &rx).1.best.is_some());
+        assert!(hit.elapsed().as_millis() < 100);
+    }
+
+    #[test]
+    fn infinite_search_stops_promptly_on_stop() {
+        let (mut e, rx) = engine();
+        e.go(Limits {
+            infinite: true,
+            ..Limits::default()
+        });
+        reach_depth_without_best_move(&e, &rx, 4);
+        let t = Instant::now();
+        e.stop();
+        let (_, best) = finish(&mut e, &rx);
+        assert!(t.elapsed().as_millis() < 50);
+        assert!(best.best.is_some());
+    }
+
+    #[test]
+    fn banmoves_and_searchmoves_restrict_the_root() {
+        let (mut e, rx) = engine();
+        let legal = e.position().legal_moves();
+        let only = legal[7];
+        e.set_banmoves(legal.iter().copied().filter(|&m| m != only).collect());
+        let (_, best) = search(
+            &mut e,
+            &rx,
+            Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+        );
+        assert_eq!(best.best, Some(only));
+        e.set_game(GameRecord::new(Position::startpos()));
+        let pick = vec![legal[3], legal[11]];
+        let (infos, best) = search(
+            &mut e,
+            &rx,
+            Limits {
+                depth: Some(4),
+                searchmoves: pick.clone(),
+                ..Limits::default()
+            },
+        );
+        assert!(pick.contains(&best.best.unwrap()));
+        assert!(infos.iter().all(|i| pick.contains(&i.pv[0])));
+    }
+
+    #[test]
+    fn multipv_reports_distinct_lines_best_first() {
+        let (mut e, rx) = engine();
+        e.set_options(EngineOptions {
+            multipv: 3,
+            hash_mb: 8,
+            ..EngineOptions::default()
+        });
+        let (infos, best) = search(
+            &mut e,
+            &rx,
+            Limits {
+                depth: Some(5),
+                ..Limits::default()
+            },
+        );
+        let last: Vec<&SearchInfo> = infos.iter().rev().take(3).rev().collect();
+        assert_eq!(
+            last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+            [1, 2, 3]
+        );
+        assert_eq!(last[0].pv[0], best.best.unwrap());
+        assert!(last[0].pv[0] != last[1].pv[0] && last[1].pv[0] != last[2].pv[0]);
+        let cp = |s: Score| match s {
+            Score::Cp(v) => v,
+            Score::Mate(_) => panic!("no mate here"),
+        };
+        assert!(cp(last[0].score) >= cp(last[1].score));
+        assert!(cp(last[1].score) >= cp(last[2].score));
+    }
+
+    #[test]
+    fn several_threads_search_together() {
+        let (mut e, rx) = engine();
+        e.set_options(EngineOptions {
+            threads: 3,
+            hash_mb: 8,
+            ..EngineOptions::default()
+        });
+        let (infos, best) = search(
+            &mut e,
+            &rx,
+            Limits {
+                depth: Some(7),
+                ..Limits::default()
+            },
+        );
+        assert!(e.position().is_legal(best.best.unwrap()));
+        assert_eq!(infos.last().unwrap().depth, 7);
+        // State persists across searches and survives a new game.
+        e.new_game();
+        let (_, best) = search(
+            &mut e,
+            &rx,
+            Limits {
+                depth: Some(4),
+                ..Limits::default()
+            },
+        );
+        assert!(best.best.is_some());
+    }
+}

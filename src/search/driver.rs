@@ -221,7 +221,7 @@ fn iterate(
         && !limits.infinite
     {
         // Mate search alone: give up once deep enough to have seen any mate in `n`.
-        max_depth = max_depth.min(2 * n.clamp(1, 60) as i32 + 4);
+        max_depth = max_depth.min(2 * n.clamp(1, 60) as i32 + 10);
     }
     let mut lines: Vec<Line> = Vec::new();
     let mut instability = 0u64;
