@@ -262,6 +262,8 @@ fn iterate(
         if w.aborted {
             break;
         }
+        // Lines searched later may have outscored earlier ones (search instability).
+        root[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
         w.abortable = true;
         ctx.node_counts[w.id].store(w.nodes, Ordering::Relaxed);
         let changed = lines.first().is_some_and(|l| l.pv[0] != root[0].mv);

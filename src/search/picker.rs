@@ -1,16 +1,12 @@
-//! Move ordering: the hash move first (before any generation), then the rest best-first by
-//! score: captures by most valuable victim / least valuable attacker, killers, the counter-move,
-//! then quiet moves by history.
+//! Move ordering in stages, so that a cutoff early saves generating the rest: the hash move,
+//! captures by most valuable victim / least valuable attacker, the killers and the counter-move,
+//! then the other quiet moves by history.
 
 use crate::board::{Move, PieceType, Position};
 use crate::eval::piece_value;
 use crate::movegen::{GenKind, MoveList, generate::MAX_MOVES};
 
 use super::history::Histories;
-
-const CAPTURE: i32 = 1 << 24;
-const KILLER: i32 = 1 << 22;
-const COUNTER: i32 = KILLER - 2;
 
 /// Attacker order for MVV-LVA: cheap attackers first.
 #[inline(always)]
@@ -30,13 +26,25 @@ pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
     piece_value(pos.piece_at(m.to()).kind()) * 8 - attacker_rank(pos.piece_at(m.from()).kind())
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    TtMove,
+    GenCaptures,
+    Captures,
+    Killer1,
+    Killer2,
+    Counter,
+    GenQuiets,
+    Quiets,
+    Done,
+}
+
 pub struct MovePicker {
     tt_move: Move,
-    /// 0: hash move next; 1: generate; 2: hand out the list.
-    stage: u8,
+    stage: Stage,
     captures_only: bool,
-    killers: [Move; 2],
-    counter: Move,
+    /// Killers then the counter-move: quiet moves tried before the other quiets.
+    specials: [Move; 3],
     list: MoveList,
     scores: [i32; MAX_MOVES],
     next: usize,
@@ -48,63 +56,101 @@ impl MovePicker {
     pub fn new(tt_move: Move, captures_only: bool, killers: [Move; 2], counter: Move) -> Self {
         MovePicker {
             tt_move,
-            stage: if tt_move.is_null() { 1 } else { 0 },
+            stage: if tt_move.is_null() {
+                Stage::GenCaptures
+            } else {
+                Stage::TtMove
+            },
             captures_only,
-            killers,
-            counter,
+            specials: [killers[0], killers[1], counter],
             list: MoveList::new(),
             scores: [0; MAX_MOVES],
             next: 0,
         }
     }
 
+    /// Hands out the best remaining move of the list by score.
+    #[inline(always)]
+    fn pick_best(&mut self) -> Option<Move> {
+        let n = self.list.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        let moves = self.list.as_mut_slice();
+        moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        self.next += 1;
+        Some(moves[self.next - 1])
+    }
+
+    /// Whether `m` was (or will be) handed out before the quiet stage.
+    #[inline(always)]
+    fn is_special(&self, m: Move) -> bool {
+        m == self.tt_move || self.specials.contains(&m)
+    }
+
+    /// A killer or counter-move still to try: quiet, pseudo-legal here, and new.
+    #[inline(always)]
+    fn special(&self, pos: &Position, i: usize) -> Option<Move> {
+        let m = self.specials[i];
+        let fresh = m != self.tt_move && !self.specials[..i].contains(&m);
+        (fresh && !m.is_null() && !pos.is_capture(m) && pos.is_pseudo_legal(m)).then_some(m)
+    }
+
     /// The next pseudo-legal move, best first; the caller checks legality.
     #[inline]
     pub fn next(&mut self, pos: &Position, hist: &Histories) -> Option<Move> {
-        if self.stage == 0 {
-            self.stage = 1;
-            return Some(self.tt_move);
-        }
-        if self.stage == 1 {
-            self.stage = 2;
-            let kind = if self.captures_only {
-                GenKind::Captures
-            } else {
-                GenKind::All
-            };
-            pos.generate_pseudo(kind, &mut self.list);
-            for (i, &m) in self.list.iter().enumerate() {
-                self.scores[i] = if pos.is_capture(m) {
-                    CAPTURE + mvv_lva(pos, m)
-                } else if m == self.killers[0] {
-                    KILLER
-                } else if m == self.killers[1] {
-                    KILLER - 1
-                } else if m == self.counter {
-                    COUNTER
-                } else {
-                    hist.quiet(pos, m)
-                };
-            }
-        }
         loop {
-            let n = self.list.len();
-            if self.next >= n {
-                return None;
-            }
-            let mut best = self.next;
-            for i in self.next + 1..n {
-                if self.scores[i] > self.scores[best] {
-                    best = i;
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GenCaptures;
+                    return Some(self.tt_move);
                 }
-            }
-            let moves = self.list.as_mut_slice();
-            moves.swap(self.next, best);
-            self.scores.swap(self.next, best);
-            let m = moves[self.next];
-            self.next += 1;
-            if m != self.tt_move {
-                return Some(m);
+                Stage::GenCaptures => {
+                    pos.generate_pseudo(GenKind::Captures, &mut self.list);
+                    for (i, &m) in self.list.iter().enumerate() {
+                        self.scores[i] = mvv_lva(pos, m);
+                    }
+                    self.stage = Stage::Captures;
+                }
+                Stage::Captures => match self.pick_best() {
+                    Some(m) if m == self.tt_move => {}
+                    Some(m) => return Some(m),
+                    None if self.captures_only => self.stage = Stage::Done,
+                    None => self.stage = Stage::Killer1,
+                },
+                Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
+                    let i = self.stage as usize - Stage::Killer1 as usize;
+                    self.stage = match self.stage {
+                        Stage::Killer1 => Stage::Killer2,
+                        Stage::Killer2 => Stage::Counter,
+                        _ => Stage::GenQuiets,
+                    };
+                    if let Some(m) = self.special(pos, i) {
+                        return Some(m);
+                    }
+                }
+                Stage::GenQuiets => {
+                    self.list.clear();
+                    self.next = 0;
+                    pos.generate_pseudo(GenKind::Quiets, &mut self.list);
+                    for (i, &m) in self.list.iter().enumerate() {
+                        self.scores[i] = hist.quiet(pos, m);
+                    }
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => match self.pick_best() {
+                    Some(m) if self.is_special(m) => {}
+                    Some(m) => return Some(m),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::Done => return None,
             }
         }
     }
