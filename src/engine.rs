@@ -287,14 +287,27 @@ mod tests {
         }
     }
 
-    fn engine() -> (Engine, Receiver<Report>) {
+    fn engine_with(multipv: usize, threads: usize) -> (Engine, Receiver<Report>) {
         let (tx, rx) = channel();
         let mut e = Engine::new(Arc::new(Chan(tx)));
         e.set_options(EngineOptions {
             hash_mb: 8,
+            multipv,
+            threads,
             ..EngineOptions::default()
         });
         (e, rx)
+    }
+
+    fn engine() -> (Engine, Receiver<Report>) {
+        engine_with(1, 1)
+    }
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
     }
 
     fn set_fen(e: &mut Engine, fen: &str) {
@@ -492,25 +505,17 @@ mod tests {
     #[test]
     fn ponder_holds_the_best_move_until_ponderhit_or_stop() {
         let (mut e, rx) = engine();
-        // A finished pondering search waits for ponderhit.
-        e.go(Limits {
-            depth: Some(3),
-            ponder: true,
-            ..Limits::default()
-        });
-        reach_depth_without_best_move(&e, &rx, 3);
-        e.ponderhit();
-        let (_, best) = finish(&mut e, &rx);
-        assert!(best.best.is_some());
-        // ... or for stop.
-        e.go(Limits {
-            depth: Some(3),
-            ponder: true,
-            ..Limits::default()
-        });
-        reach_depth_without_best_move(&e, &rx, 3);
-        e.stop();
-        assert!(finish(&mut e, &rx).1.best.is_some());
+        // A finished pondering search waits for ponderhit or stop.
+        for release in [Engine::ponderhit, Engine::stop] {
+            e.go(Limits {
+                depth: Some(3),
+                ponder: true,
+                ..Limits::default()
+            });
+            reach_depth_without_best_move(&e, &rx, 3);
+            release(&e);
+            assert!(finish(&mut e, &rx).1.best.is_some());
+        }
         // After ponderhit the move time counts from the ponderhit.
         e.go(Limits {
             movetime_ms: Some(100),
@@ -545,14 +550,7 @@ mod tests {
         let legal = e.position().legal_moves();
         let only = legal[7];
         e.set_banmoves(legal.iter().copied().filter(|&m| m != only).collect());
-        let (_, best) = search(
-            &mut e,
-            &rx,
-            Limits {
-                depth: Some(3),
-                ..Limits::default()
-            },
-        );
+        let (_, best) = search(&mut e, &rx, depth(3));
         assert_eq!(best.best, Some(only));
         e.set_game(GameRecord::new(Position::startpos()));
         let pick = vec![legal[3], legal[11]];
@@ -571,20 +569,8 @@ mod tests {
 
     #[test]
     fn multipv_reports_distinct_lines_best_first() {
-        let (mut e, rx) = engine();
-        e.set_options(EngineOptions {
-            multipv: 3,
-            hash_mb: 8,
-            ..EngineOptions::default()
-        });
-        let (infos, best) = search(
-            &mut e,
-            &rx,
-            Limits {
-                depth: Some(5),
-                ..Limits::default()
-            },
-        );
+        let (mut e, rx) = engine_with(3, 1);
+        let (infos, best) = search(&mut e, &rx, depth(5));
         let last: Vec<&SearchInfo> = infos.iter().rev().take(3).rev().collect();
         assert_eq!(
             last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
@@ -602,32 +588,13 @@ mod tests {
 
     #[test]
     fn several_threads_search_together() {
-        let (mut e, rx) = engine();
-        e.set_options(EngineOptions {
-            threads: 3,
-            hash_mb: 8,
-            ..EngineOptions::default()
-        });
-        let (infos, best) = search(
-            &mut e,
-            &rx,
-            Limits {
-                depth: Some(7),
-                ..Limits::default()
-            },
-        );
+        let (mut e, rx) = engine_with(1, 3);
+        let (infos, best) = search(&mut e, &rx, depth(7));
         assert!(e.position().is_legal(best.best.unwrap()));
         assert_eq!(infos.last().unwrap().depth, 7);
         // State persists across searches and survives a new game.
         e.new_game();
-        let (_, best) = search(
-            &mut e,
-            &rx,
-            Limits {
-                depth: Some(4),
-                ..Limits::default()
-            },
-        );
+        let (_, best) = search(&mut e, &rx, depth(4));
         assert!(best.best.is_some());
     }
 }

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::board::{Move, PieceType, Position, Undo};
 use crate::eval::{EvalState, piece_value};
 use crate::rules::{GameRecord, SearchHistory};
-use crate::tt::{TranspositionTable, TtBound};
+use crate::tt::{TranspositionTable, TtBound, TtEntry};
 
 use super::MAX_PLY;
 use super::control::Control;
@@ -25,6 +25,31 @@ const FUTILITY_BASE: i32 = 100;
 const FUTILITY_PER_PLY: i32 = 90;
 /// Quiescence delta pruning margin.
 const DELTA_MARGIN: i32 = 150;
+
+/// The score of a table entry if its bound settles the node's window.
+#[inline(always)]
+fn tt_cutoff(e: TtEntry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = from_tt(e.score, ply);
+    let cut = match e.bound {
+        TtBound::Exact => true,
+        TtBound::Lower => s >= beta,
+        TtBound::Upper => s <= alpha,
+    };
+    cut.then_some(s)
+}
+
+/// What the best score of a searched node is worth: a lower bound on a cutoff, exact when a PV
+/// node raised alpha, else an upper bound.
+#[inline(always)]
+fn result_bound(best: i32, beta: i32, exact: bool) -> TtBound {
+    if best >= beta {
+        TtBound::Lower
+    } else if exact {
+        TtBound::Exact
+    } else {
+        TtBound::Upper
+    }
+}
 
 /// Everything a search thread shares with the others for one `go`.
 pub struct SearchContext<'a> {
@@ -245,16 +270,11 @@ impl Worker {
             if self.pos.is_pseudo_legal(e.mv) {
                 tt_move = e.mv;
             }
-            if !pv_node && e.depth >= depth {
-                let s = from_tt(e.score, ply);
-                let cut = match e.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => s >= beta,
-                    TtBound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
+            if !pv_node
+                && e.depth >= depth
+                && let Some(s) = tt_cutoff(e, ply, alpha, beta)
+            {
+                return s;
             }
         }
 
@@ -406,13 +426,7 @@ impl Worker {
             // No legal move: mated or stalemated, a loss either way.
             return mated_in(ply);
         }
-        let bound = if best >= beta {
-            TtBound::Lower
-        } else if pv_node && !best_move.is_null() {
-            TtBound::Exact
-        } else {
-            TtBound::Upper
-        };
+        let bound = result_bound(best, beta, pv_node && !best_move.is_null());
         ctx.tt
             .store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
         best
@@ -445,16 +459,8 @@ impl Worker {
             if self.pos.is_pseudo_legal(e.mv) && (in_check || self.pos.is_capture(e.mv)) {
                 tt_move = e.mv;
             }
-            if !pv_node {
-                let s = from_tt(e.score, ply);
-                let cut = match e.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => s >= beta,
-                    TtBound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
+            if !pv_node && let Some(s) = tt_cutoff(e, ply, alpha, beta) {
+                return s;
             }
         }
         let static_eval;
@@ -514,13 +520,7 @@ impl Worker {
         if in_check && !any_legal {
             return mated_in(ply);
         }
-        let bound = if best >= beta {
-            TtBound::Lower
-        } else if pv_node && !best_move.is_null() {
-            TtBound::Exact
-        } else {
-            TtBound::Upper
-        };
+        let bound = result_bound(best, beta, pv_node && !best_move.is_null());
         ctx.tt
             .store(key, best_move, to_tt(best, ply), static_eval, 0, bound);
         best
