@@ -436,6 +436,14 @@ mod tests {
     }
 
     #[test]
+    fn no_attacking_material_is_a_draw() {
+        let (mut e, rx) = engine();
+        set_fen(&mut e, "3k5/4a4/9/9/9/9/9/9/9/2B1KA3 w - - 0 1");
+        let (_, best) = search(&mut e, &rx, depth(4));
+        assert_eq!(best.score, Some(Score::Cp(0)));
+    }
+
+    #[test]
     fn movetime_is_respected() {
         let (mut e, rx) = engine();
         for t in [50, 300] {

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::board::{Move, PieceType, Position, Undo};
+use crate::board::{Color, Move, PieceType, Position, Undo};
 use crate::eval::{EvalState, piece_value};
 use crate::rules::{GameRecord, SearchHistory};
 use crate::tt::{TranspositionTable, TtBound, TtEntry};
@@ -190,6 +190,13 @@ impl Worker {
             || self.pos.count(us, PieceType::Horse) + self.pos.count(us, PieceType::Cannon) >= 2
     }
 
+    /// Neither side has a piece that can cross the river: a draw.
+    #[inline(always)]
+    fn no_attacking_material(&self) -> bool {
+        !self.pos.has_attacking_material(Color::Red)
+            && !self.pos.has_attacking_material(Color::Black)
+    }
+
     #[inline(always)]
     fn evaluate(&self, ply: usize) -> i32 {
         self.evals[ply].value(self.pos.side_to_move())
@@ -243,7 +250,10 @@ impl Worker {
         }
         let pv_node = beta - alpha > 1;
         if let Some(r) = self.rules.judge(&self.pos) {
-            return rule_value(r);
+            return rule_value(r, ply);
+        }
+        if self.no_attacking_material() {
+            return 0;
         }
         if ctx.move_limit > 0 && u32::from(self.pos.halfmove_clock()) >= ctx.move_limit {
             return if self.pos.has_no_legal_move() {
@@ -445,7 +455,10 @@ impl Worker {
             return 0;
         }
         if let Some(r) = self.rules.judge(&self.pos) {
-            return rule_value(r);
+            return rule_value(r, ply);
+        }
+        if self.no_attacking_material() {
+            return 0;
         }
         let in_check = self.stack[ply].in_check;
         if ply >= MAX_PLY {
