@@ -23,6 +23,8 @@ const ASPIRATION: i32 = 25;
 /// Reports every iteration for this long, then at most one per `REPORT_INTERVAL_MS`.
 const REPORT_ALL_MS: u64 = 1_000;
 const REPORT_INTERVAL_MS: u64 = 250;
+/// Aspiration fails are reported only in searches longer than this.
+const BOUND_REPORT_MS: u64 = 3_000;
 
 /// What one `go` searches and under which limits.
 #[derive(Clone, Debug)]
@@ -45,10 +47,12 @@ struct RootMove {
     pv: Vec<Move>,
 }
 
-/// One reported line of a completed iteration.
+/// One reported line: of a completed iteration, or a bound from a failed aspiration window.
 #[derive(Clone, Debug)]
 struct Line {
+    depth: i32,
     score: i32,
+    bound: Bound,
     pv: Vec<Move>,
 }
 
@@ -181,11 +185,11 @@ fn info(ctx: &SearchContext, main: &Worker, index: usize, line: &Line) -> Search
     let nodes = ctx.total_nodes();
     let ms = ctx.time.elapsed_ms();
     SearchInfo {
-        depth: main.root_depth.max(1) as u32,
-        seldepth: main.seldepth as u32,
+        depth: line.depth as u32,
+        seldepth: main.seldepth.max(line.depth as usize) as u32,
         multipv: index as u32 + 1,
         score: report(line.score),
-        bound: Bound::Exact,
+        bound: line.bound,
         nodes,
         nps: nodes * 1000 / ms.max(1),
         hashfull: ctx.tt.hashfull(),
@@ -242,13 +246,30 @@ fn iterate(
                 if w.aborted {
                     break;
                 }
-                if s <= alpha {
+                let bound = if s <= alpha {
                     beta = (alpha + beta) / 2;
                     alpha = (s - delta).max(-INFINITE);
+                    Bound::Upper
                 } else if s >= beta {
                     beta = (s + delta).min(INFINITE);
+                    Bound::Lower
                 } else {
                     break;
+                };
+                // Long searches show the fail so that a GUI sees the score moving.
+                let elapsed = ctx.time.elapsed_ms();
+                if let Some(reporter) = reporter
+                    && elapsed >= BOUND_REPORT_MS
+                    && elapsed >= last_report + REPORT_INTERVAL_MS
+                {
+                    last_report = elapsed;
+                    let line = Line {
+                        depth,
+                        score: s,
+                        bound,
+                        pv: root[pv_idx].pv.clone(),
+                    };
+                    reporter.report(Report::Info(info(ctx, w, pv_idx, &line)));
                 }
                 delta += delta / 2;
                 if delta > 1_000 {
@@ -274,7 +295,9 @@ fn iterate(
         lines = root[..multipv]
             .iter()
             .map(|rm| Line {
+                depth,
                 score: rm.score,
+                bound: Bound::Exact,
                 pv: rm.pv.clone(),
             })
             .collect();
