@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use crate::board::{Move, Position};
 use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord};
@@ -213,6 +214,7 @@ impl Engine {
             multipv: self.options.multipv.max(1),
             move_overhead_ms: self.options.move_overhead_ms,
             move_limit: self.options.move_limit,
+            start: Instant::now(),
         };
         let reporter = Arc::clone(&self.reporter);
         let control = Arc::clone(&self.control);
@@ -277,7 +279,6 @@ impl Drop for Engine {
 mod tests {
     use super::*;
     use std::sync::mpsc::{Receiver, Sender, channel};
-    use std::time::Instant;
 
     struct Chan(Sender<Report>);
 

@@ -57,6 +57,7 @@ pub fn bench(depth: u32) -> BenchResult {
             multipv: 1,
             move_overhead_ms: 0,
             move_limit: DEFAULT_MOVE_LIMIT,
+            start: Instant::now(),
         };
         tt.clear();
         control.reset(false);

@@ -35,6 +35,8 @@ pub struct SearchSetup {
     pub multipv: usize,
     pub move_overhead_ms: u64,
     pub move_limit: u32,
+    /// When the search was asked for: the clock runs from here, not from when the thread starts.
+    pub start: Instant,
 }
 
 #[derive(Clone, Debug)]
@@ -65,9 +67,8 @@ pub fn run(
     control: &Control,
     reporter: &dyn Reporter,
 ) -> u64 {
-    let start = Instant::now();
     let limits = &setup.limits;
-    let time = TimeManager::new(limits, setup.move_overhead_ms, start);
+    let time = TimeManager::new(limits, setup.move_overhead_ms, setup.start);
     let pos = setup.game.position();
     let legal = pos.legal_moves();
     if legal.is_empty() {
