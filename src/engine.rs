@@ -1,15 +1,17 @@
 //! The one API every front end uses: set the game, go with limits, stop, ponderhit, options.
 //! Results flow out through a `Reporter`; nothing here knows which protocol is spoken.
-//!
-//! SKELETON: the types and method signatures are the agreed interface. The search behind `go`
-//! is a placeholder (first legal move) until the search work replaces it.
+//! The search runs on a worker thread that owns the per-thread search state while it runs and
+//! hands it back when it ends, so histories and the hash table persist from one `go` to the next.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use crate::board::{Move, Position};
 use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord};
+use crate::search::driver::THREAD_STACK;
+use crate::search::{Control, SearchSetup, Worker, run};
+use crate::tt::TranspositionTable;
 
 /// A score from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,18 +126,24 @@ pub struct Engine {
     options: EngineOptions,
     game: GameRecord,
     banmoves: Vec<Move>,
-    stop: Arc<AtomicBool>,
-    worker: Option<JoinHandle<()>>,
+    control: Arc<Control>,
+    tt: Arc<TranspositionTable>,
+    /// Per-thread search state while idle (the running search holds it otherwise).
+    workers: Vec<Box<Worker>>,
+    worker: Option<JoinHandle<Vec<Box<Worker>>>>,
 }
 
 impl Engine {
     pub fn new(reporter: Arc<dyn Reporter>) -> Engine {
+        let options = EngineOptions::default();
         Engine {
             reporter,
-            options: EngineOptions::default(),
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            options,
             game: GameRecord::new(Position::startpos()),
             banmoves: Vec::new(),
-            stop: Arc::new(AtomicBool::new(false)),
+            control: Arc::new(Control::default()),
+            workers: Vec::new(),
             worker: None,
         }
     }
@@ -147,16 +155,26 @@ impl Engine {
     /// Replaces the options (resizes the hash table if its size changed). Stops a running search.
     pub fn set_options(&mut self, options: EngineOptions) {
         self.stop_and_wait();
+        if options.hash_mb != self.options.hash_mb {
+            // Free the old table before allocating the new one.
+            self.tt = Arc::new(TranspositionTable::new(1));
+            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
+        }
         self.options = options;
     }
 
     pub fn clear_hash(&mut self) {
         self.stop_and_wait();
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
+        }
     }
 
     /// Forget everything learnt from earlier games (hash, histories).
     pub fn new_game(&mut self) {
-        self.stop_and_wait();
+        self.clear_hash();
+        self.workers.clear();
     }
 
     /// Sets the game to search from; clears `banmoves`. Stops a running search.
@@ -182,30 +200,54 @@ impl Engine {
     /// Starts a search and returns at once; reports `Info`s then exactly one `BestMove`.
     pub fn go(&mut self, limits: Limits) {
         self.stop_and_wait();
-        self.stop.store(false, Ordering::SeqCst);
-        let pos = self.position().clone();
-        let banned = self.banmoves.clone();
+        self.control.reset(limits.ponder);
+        let threads = self.options.threads.max(1);
+        let mut workers = std::mem::take(&mut self.workers);
+        workers.truncate(threads);
+        while workers.len() < threads {
+            workers.push(Worker::new(workers.len()));
+        }
+        let setup = SearchSetup {
+            game: self.game.clone(),
+            limits,
+            banmoves: self.banmoves.clone(),
+            multipv: self.options.multipv.max(1),
+            move_overhead_ms: self.options.move_overhead_ms,
+            move_limit: self.options.move_limit,
+            start: Instant::now(),
+        };
         let reporter = Arc::clone(&self.reporter);
-        self.worker = Some(std::thread::spawn(move || {
-            let best = pos.legal_moves().iter().copied().find(|m| {
-                !banned.contains(m)
-                    && (limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-            });
-            reporter.report(Report::BestMove(BestMove {
-                best,
-                ponder: None,
-                score: None,
-            }));
-        }));
+        let control = Arc::clone(&self.control);
+        let tt = Arc::clone(&self.tt);
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(THREAD_STACK)
+            .spawn(move || {
+                run(&mut workers, &setup, &tt, &control, &*reporter);
+                workers
+            })
+            .expect("spawn the search thread");
+        self.worker = Some(handle);
     }
 
     /// Asks the search to finish now; it still reports its `BestMove`.
     pub fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
+        self.control.stop();
+        self.wake();
     }
 
     /// The opponent played the pondered move: the search goes on under normal time control.
-    pub fn ponderhit(&self) {}
+    pub fn ponderhit(&self) {
+        self.control.ponderhit();
+        self.wake();
+    }
+
+    /// Wakes a finished pondering or infinite search waiting for `stop` or `ponderhit`.
+    fn wake(&self) {
+        if let Some(w) = &self.worker {
+            w.thread().unpark();
+        }
+    }
 
     pub fn is_searching(&self) -> bool {
         self.worker.as_ref().is_some_and(|w| !w.is_finished())
@@ -214,7 +256,10 @@ impl Engine {
     /// Blocks until the running search (if any) has reported its `BestMove`.
     pub fn wait(&mut self) {
         if let Some(w) = self.worker.take() {
-            let _ = w.join();
+            // A search thread that panicked loses its state; fresh workers replace it.
+            if let Ok(workers) = w.join() {
+                self.workers = workers;
+            }
         }
     }
 
@@ -227,5 +272,358 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         self.stop_and_wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::{Receiver, Sender, channel};
+
+    struct Chan(Sender<Report>);
+
+    impl Reporter for Chan {
+        fn report(&self, r: Report) {
+            let _ = self.0.send(r);
+        }
+    }
+
+    /// Engine tests run one at a time: the timing tests must not share the cores with the
+    /// other searches.
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    fn serial() -> std::sync::MutexGuard<'static, ()> {
+        SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn engine_with(multipv: usize, threads: usize) -> (Engine, Receiver<Report>) {
+        let (tx, rx) = channel();
+        let mut e = Engine::new(Arc::new(Chan(tx)));
+        e.set_options(EngineOptions {
+            hash_mb: 8,
+            multipv,
+            threads,
+            ..EngineOptions::default()
+        });
+        (e, rx)
+    }
+
+    fn engine() -> (Engine, Receiver<Report>) {
+        engine_with(1, 1)
+    }
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    fn set_fen(e: &mut Engine, fen: &str) {
+        e.set_game(GameRecord::new(Position::from_fen(fen).unwrap()));
+    }
+
+    /// Reads reports up to the best move; checks that nothing follows it.
+    fn finish(e: &mut Engine, rx: &Receiver<Report>) -> (Vec<SearchInfo>, BestMove) {
+        let mut infos = Vec::new();
+        for r in rx.iter() {
+            match r {
+                Report::Info(i) => infos.push(i),
+                Report::BestMove(b) => {
+                    e.wait();
+                    assert!(rx.try_recv().is_err(), "reports after the best move");
+                    return (infos, b);
+                }
+                Report::Message(_) => {}
+            }
+        }
+        panic!("no best move");
+    }
+
+    fn search(
+        e: &mut Engine,
+        rx: &Receiver<Report>,
+        limits: Limits,
+    ) -> (Vec<SearchInfo>, BestMove) {
+        e.go(limits);
+        finish(e, rx)
+    }
+
+    /// Mates found by construction (random sparse positions searched deeply), each checked below
+    /// by replaying the PV, by a brute-force solver that no shorter mate exists and, up to mate
+    /// in 3, that the mate is forced.
+    const MATES: [(&str, i32); 15] = [
+        ("9/5k3/9/9/9/7R1/8C/9/9/4K4 w - - 0 1", 1),
+        ("r8/9/b4k3/9/5N3/9/9/1p7/7C1/4K4 w - - 0 1", 1),
+        ("5k3/9/9/9/9/3R5/6C2/9/3CK4/9 w - - 0 1", 1),
+        ("6C2/5k3/9/9/9/9/9/1N1K5/9/4R4 w - - 0 1", 2),
+        ("9/P2k5/8b/9/9/5R1p1/9/9/5K3/9 w - - 0 1", 2),
+        ("9/4k4/b8/9/3N5/9/8R/9/7p1/3K5 w - - 0 1", 2),
+        ("3ak4/9/3a2N2/9/9/9/6N2/9/3K5/6R2 w - - 0 1", 3),
+        ("3a5/9/4k3b/9/9/9/6R2/2C3N2/5K3/9 w - - 0 1", 3),
+        ("9/9/3kb4/9/2b6/9/9/4C3R/5K3/9 w - - 0 1", 3),
+        ("9/5k3/9/8P/9/9/7p1/5N3/4K4/9 w - - 0 1", 4),
+        ("1C7/2Nk5/4ba3/9/9/9/9/9/2p6/5KR2 w - - 0 1", 4),
+        ("4k4/9/1N2b4/9/2b3R2/9/9/9/3K5/6C2 w - - 0 1", 4),
+        ("5ab2/5k3/4b3R/9/9/9/9/9/9/4K4 w - - 0 1", 5),
+        ("5k3/9/3ab4/9/9/2C2p3/4R4/4K4/9/9 w - - 0 1", 5),
+        ("3k5/9/b3b4/9/9/3N5/1R7/9/4K4/9 w - - 0 1", 4),
+    ];
+
+    /// Whether the side to move can force mate within `n` of its moves (full width, no pruning).
+    fn forced_mate(pos: &mut Position, n: u32) -> bool {
+        if n == 0 {
+            return false;
+        }
+        for m in pos.legal_moves().iter().copied() {
+            let undo = pos.do_move(m);
+            let replies = pos.legal_moves();
+            let mated = replies.is_empty()
+                || (n > 1
+                    && replies.iter().all(|&r| {
+                        let u = pos.do_move(r);
+                        let ok = forced_mate(pos, n - 1);
+                        pos.undo_move(r, u);
+                        ok
+                    }));
+            pos.undo_move(m, undo);
+            if mated {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn mates_in_one_to_five_are_found() {
+        let _serial = serial();
+        let (mut e, rx) = engine();
+        for (fen, n) in MATES {
+            let mut pos = Position::from_fen(fen).unwrap();
+            if n <= 3 {
+                assert!(forced_mate(&mut pos, n as u32), "{fen}");
+            }
+            assert!(
+                !forced_mate(&mut pos, n as u32 - 1),
+                "{fen}: a shorter mate"
+            );
+            set_fen(&mut e, fen);
+            let (infos, best) = search(
+                &mut e,
+                &rx,
+                Limits {
+                    mate: Some(n as u32),
+                    ..Limits::default()
+                },
+            );
+            let last = infos.last().unwrap();
+            assert_eq!(last.score, Score::Mate(n), "{fen}");
+            assert_eq!(best.score, Some(Score::Mate(n)), "{fen}");
+            assert_eq!(best.best, Some(last.pv[0]));
+            assert_eq!(last.pv.len(), 2 * n as usize - 1, "{fen}");
+            for &m in &last.pv {
+                assert!(pos.is_legal(m), "{fen} {m}");
+                pos.do_move(m);
+            }
+            assert!(pos.legal_moves().is_empty(), "{fen}: the PV does not mate");
+        }
+    }
+
+    #[test]
+    fn no_legal_move_reports_mate_zero_and_no_best_move() {
+        let _serial = serial();
+        let (mut e, rx) = engine();
+        for fen in [
+            "2b1ka3/4a4/4b4/9/9/6p2/9/2pA1A3/1r7/3K1r3 w - - 0 1",
+            // Stalemate: no check, no move (a loss in xiangqi too).
+            "4k4/5R3/9/9/9/P7P/9/4B4/4A4/2BK1A3 b - - 0 1",
+        ] {
+            set_fen(&mut e, fen);
+            let (infos, best) = search(&mut e, &rx, Limits::default());
+            assert_eq!(infos.len(), 1);
+            assert_eq!((infos[0].depth, infos[0].score), (0, Score::Mate(0)));
+            assert_eq!(best.best, None);
+        }
+    }
+
+    #[test]
+    fn no_attacking_material_is_a_draw() {
+        let _serial = serial();
+        let (mut e, rx) = engine();
+        set_fen(&mut e, "3k5/4a4/9/9/9/9/9/9/9/2B1KA3 w - - 0 1");
+        let (_, best) = search(&mut e, &rx, depth(4));
+        assert_eq!(best.score, Some(Score::Cp(0)));
+    }
+
+    #[test]
+    fn movetime_is_respected() {
+        let _serial = serial();
+        let (mut e, rx) = engine();
+        for t in [200, 1000] {
+            let start = Instant::now();
+            let (infos, best) = search(
+                &mut e,
+                &rx,
+                Limits {
+                    movetime_ms: Some(t),
+                    ..Limits::default()
+                },
+            );
+            let elapsed = start.elapsed().as_millis() as u64;
+            assert!(elapsed < t, "movetime {t}: took {elapsed} ms");
+            assert!(e.position().is_legal(best.best.unwrap()));
+            assert_eq!(infos.last().unwrap().pv[0], best.best.unwrap());
+        }
+    }
+
+    #[test]
+    fn clock_mode_spends_a_fraction_of_the_time() {
+        let _serial = serial();
+        let (mut e, rx) = engine();
+        let start = Instant::now();
+        let (_, best) = search(
+            &mut e,
+            &rx,
+            Limits {
+                clock: Some(Clock {
+                    time_ms: 2_000,
+                    inc_ms: 0,
+                    ..Clock::default()
+                }),
+                ..Limits::default()
+            },
+        );
+        assert!(start.elapsed().as_millis() < 800);
+        assert!(best.best.is_some());
+    }
+
+    #[test]
+    fn node_limit_is_nearly_exact() {
+        let _serial = serial();
+        let (mut e, rx) = engine();
+        let (infos, _) = search(
+            &mut e,
+            &rx,
+            Limits {
+                nodes: Some(20_000),
+                ..Limits::default()
+            },
+        );
+        let nodes = infos.last().unwrap().nodes;
+        assert!((20_000..=20_000 + 20_000 / 32).contains(&nodes), "{nodes}");
+    }
+
+    /// Waits for an info of `depth` (the search has reached it), then checks no best move came.
+    fn reach_depth_without_best_move(e: &Engine, rx: &Receiver<Report>, depth: u32) {
+        for r in rx.iter() {
+            match r {
+                Report::Info(i) if i.depth >= depth => break,
+                Report::BestMove(_) => panic!("best move while pondering"),
+                _ => {}
+            }
+        }
+        assert!(e.is_searching());
+    }
+
+    #[test]
+    fn ponder_holds_the_best_move_until_ponderhit_or_stop() {
+        let _serial = serial();
+        let (mut e, rx) = engine();
+        // A finished pondering search waits for ponderhit or stop.
+        for release in [Engine::ponderhit, Engine::stop] {
+            e.go(Limits {
+                depth: Some(3),
+                ponder: true,
+                ..Limits::default()
+            });
+            reach_depth_without_best_move(&e, &rx, 3);
+            release(&e);
+            assert!(finish(&mut e, &rx).1.best.is_some());
+        }
+        // After ponderhit the move time counts from the ponderhit.
+        e.go(Limits {
+            movetime_ms: Some(400),
+            ponder: true,
+            ..Limits::default()
+        });
+        reach_depth_without_best_move(&e, &rx, 2);
+        let hit = Instant::now();
+        e.ponderhit();
+        assert!(finish(&mut e, &rx).1.best.is_some());
+        let spent = hit.elapsed().as_millis();
+        assert!((200..400).contains(&spent), "{spent} ms after ponderhit");
+    }
+
+    #[test]
+    fn infinite_search_stops_promptly_on_stop() {
+        let _serial = serial();
+        let (mut e, rx) = engine();
+        e.go(Limits {
+            infinite: true,
+            ..Limits::default()
+        });
+        reach_depth_without_best_move(&e, &rx, 4);
+        let t = Instant::now();
+        e.stop();
+        let (_, best) = finish(&mut e, &rx);
+        assert!(t.elapsed().as_millis() < 50);
+        assert!(best.best.is_some());
+    }
+
+    #[test]
+    fn banmoves_and_searchmoves_restrict_the_root() {
+        let _serial = serial();
+        let (mut e, rx) = engine();
+        let legal = e.position().legal_moves();
+        let only = legal[7];
+        e.set_banmoves(legal.iter().copied().filter(|&m| m != only).collect());
+        let (_, best) = search(&mut e, &rx, depth(3));
+        assert_eq!(best.best, Some(only));
+        e.set_game(GameRecord::new(Position::startpos()));
+        let pick = vec![legal[3], legal[11]];
+        let (infos, best) = search(
+            &mut e,
+            &rx,
+            Limits {
+                depth: Some(4),
+                searchmoves: pick.clone(),
+                ..Limits::default()
+            },
+        );
+        assert!(pick.contains(&best.best.unwrap()));
+        assert!(infos.iter().all(|i| pick.contains(&i.pv[0])));
+    }
+
+    #[test]
+    fn multipv_reports_distinct_lines_best_first() {
+        let _serial = serial();
+        let (mut e, rx) = engine_with(3, 1);
+        let (infos, best) = search(&mut e, &rx, depth(5));
+        let last: Vec<&SearchInfo> = infos.iter().rev().take(3).rev().collect();
+        assert_eq!(
+            last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+            [1, 2, 3]
+        );
+        assert_eq!(last[0].pv[0], best.best.unwrap());
+        assert!(last[0].pv[0] != last[1].pv[0] && last[1].pv[0] != last[2].pv[0]);
+        let cp = |s: Score| match s {
+            Score::Cp(v) => v,
+            Score::Mate(_) => panic!("no mate here"),
+        };
+        assert!(cp(last[0].score) >= cp(last[1].score));
+        assert!(cp(last[1].score) >= cp(last[2].score));
+    }
+
+    #[test]
+    fn several_threads_search_together() {
+        let _serial = serial();
+        let (mut e, rx) = engine_with(1, 3);
+        let (infos, best) = search(&mut e, &rx, depth(7));
+        assert!(e.position().is_legal(best.best.unwrap()));
+        assert_eq!(infos.last().unwrap().depth, 7);
+        // State persists across searches and survives a new game.
+        e.new_game();
+        let (_, best) = search(&mut e, &rx, depth(4));
+        assert!(best.best.is_some());
     }
 }

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 use chuhan::Position;
 use chuhan::movegen::perft_report;
+use chuhan::search::bench::{DEFAULT_BENCH_DEPTH, bench, bench_report};
 
 #[derive(Parser)]
 #[command(
@@ -42,6 +43,11 @@ enum Command {
         #[arg(long, default_value_t = chuhan::rules::DEFAULT_MOVE_LIMIT)]
         move_limit: u32,
     },
+    /// Search the benchmark positions to a fixed depth; prints the node count and speed.
+    Bench {
+        /// Search depth (default: the standard bench depth).
+        depth: Option<u32>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -55,6 +61,11 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Play(args)) => chuhan::tools::play::run(args),
+        Some(Command::Bench { depth }) => {
+            let r = bench(depth.unwrap_or(DEFAULT_BENCH_DEPTH));
+            println!("{}", bench_report(&r));
+            ExitCode::SUCCESS
+        }
         Some(Command::Perft { depth, fen }) => {
             let pos = match fen {
                 Some(f) => Position::from_fen(&f),

@@ -286,3 +286,19 @@ fn display_and_perft_commands() {
         &format!("Nodes searched: {}", pos.legal_moves().len())
     );
 }
+
+#[test]
+fn bench_command_is_deterministic_and_ends_with_nodes_and_speed() {
+    let mut e = Engine::with_handshake("uci");
+    let mut counts = Vec::new();
+    for _ in 0..2 {
+        e.send("bench 4");
+        let report = e.until(|l| l.starts_with("Nodes/second: "), PROMPT);
+        let nodes = &report[report.len() - 2];
+        assert!(nodes.starts_with("Nodes searched: "), "{report:?}");
+        counts.push(nodes.clone());
+    }
+    assert_eq!(counts[0], counts[1]);
+    let want = chuhan::search::bench::bench(4).nodes;
+    assert_eq!(counts[0], format!("Nodes searched: {want}"));
+}

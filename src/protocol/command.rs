@@ -4,6 +4,7 @@
 use crate::board::{Move, Position};
 use crate::engine::{Clock, Limits};
 use crate::rules::GameRecord;
+use crate::search::bench::DEFAULT_BENCH_DEPTH;
 
 use super::output::quote;
 
@@ -11,6 +12,9 @@ use super::output::quote;
 pub const MAX_DEPTH: u32 = 128;
 /// Longest mate a `go mate` may ask for, in moves.
 pub const MAX_MATE: u32 = 100;
+/// Deepest `bench` the protocol runs; deeper ones take hours.
+const MAX_BENCH_DEPTH: u32 = 30;
+
 /// Deepest `perft` the protocol runs; deeper ones take hours.
 pub const MAX_PERFT: u32 = 7;
 /// Largest time accepted, in ms (about 116 days); larger values are clamped to it.
@@ -44,6 +48,8 @@ pub enum Command {
         chinese: bool,
     },
     Perft(u32),
+    /// Search the benchmark positions to this depth.
+    Bench(u32),
     Quit,
     /// Empty line, or a command the dialect accepts and ignores (UCI `debug`).
     Nothing,
@@ -298,6 +304,7 @@ pub fn parse_common(word: &str, args: &[&str], tokens: &[&str]) -> Option<Result
             chinese: matches!(args.first(), Some(&("cn" | "zh" | "chinese"))),
         }),
         "perft" => parse_perft(args),
+        "bench" => parse_bench(args),
         _ => return None,
     };
     Some(cmd)
@@ -311,6 +318,25 @@ pub fn parse_perft(args: &[&str]) -> Result<Command, String> {
     match notes.pop() {
         Some(note) => Err(format!("{note}; refused")),
         None => Ok(Command::Perft(depth as u32)),
+    }
+}
+
+/// `bench [depth]`.
+fn parse_bench(args: &[&str]) -> Result<Command, String> {
+    let Some(depth) = args.first() else {
+        return Ok(Command::Bench(DEFAULT_BENCH_DEPTH));
+    };
+    let mut notes = Notes::new();
+    let depth = parse_clamped(
+        depth,
+        "bench depth",
+        1,
+        u64::from(MAX_BENCH_DEPTH),
+        &mut notes,
+    )?;
+    match notes.pop() {
+        Some(note) => Err(format!("{note}; refused")),
+        None => Ok(Command::Bench(depth as u32)),
     }
 }
 

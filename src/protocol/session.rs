@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::board::Color;
 use crate::engine::{Clock, Engine, Report, Reporter};
 use crate::movegen::perft_report;
+use crate::search::bench::{bench, bench_report};
 
 use super::Dialect;
 use super::board_text::board_text;
@@ -147,6 +148,10 @@ impl Session {
             Command::Perft(depth) => {
                 let mut pos = self.engine.position().clone();
                 self.out.line(&perft_report(&mut pos, depth));
+            }
+            Command::Bench(depth) => {
+                let r = bench(depth);
+                self.out.line(&bench_report(&r));
             }
             Command::Quit => {
                 self.finish();

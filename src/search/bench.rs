@@ -1,0 +1,108 @@
+//! The fixed-depth benchmark: every position of `bench-positions/bench.epd` searched to one
+//! depth on one thread from a fresh state. Its node count is the signature of the search and
+//! evaluation (the same on every run and machine); its speed is the nodes per second.
+
+use std::time::Instant;
+
+use crate::board::Position;
+use crate::engine::{Limits, Report, Reporter};
+use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord};
+use crate::tt::TranspositionTable;
+
+use super::{Control, SearchSetup, Worker, run};
+
+/// Depth `chuhan bench` uses when none is given (a few seconds on one core).
+pub const DEFAULT_BENCH_DEPTH: u32 = 12;
+/// Hash table size for the benchmark (fixed, so the node count does not depend on options).
+const BENCH_HASH_MB: usize = 16;
+
+const BENCH_EPD: &str = include_str!("../../bench-positions/bench.epd");
+
+/// The benchmark positions as FEN strings (the text before any `;` on each line).
+pub fn bench_fens() -> impl Iterator<Item = &'static str> {
+    BENCH_EPD
+        .lines()
+        .map(|l| l.split(';').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchResult {
+    pub nodes: u64,
+    pub nps: u64,
+    pub ms: u64,
+}
+
+/// The lines `bench` prints, node count and speed last (tools read the last two lines).
+pub fn bench_report(r: &BenchResult) -> String {
+    format!(
+        "Time (ms): {}\nNodes searched: {}\nNodes/second: {}",
+        r.ms, r.nodes, r.nps
+    )
+}
+
+struct Silent;
+
+impl Reporter for Silent {
+    fn report(&self, _: Report) {}
+}
+
+/// Searches every benchmark position to `depth`.
+pub fn bench(depth: u32) -> BenchResult {
+    let mut ms = 0;
+    let mut tt = TranspositionTable::new(BENCH_HASH_MB);
+    let control = Control::default();
+    let mut nodes = 0;
+    for fen in bench_fens() {
+        let pos = Position::from_fen(fen).expect("bench positions are valid FEN");
+        let setup = SearchSetup {
+            game: GameRecord::new(pos),
+            limits: Limits {
+                depth: Some(depth.max(1)),
+                ..Limits::default()
+            },
+            banmoves: Vec::new(),
+            multipv: 1,
+            move_overhead_ms: 0,
+            move_limit: DEFAULT_MOVE_LIMIT,
+            start: Instant::now(),
+        };
+        tt.clear();
+        control.reset(false);
+        let mut workers = [Worker::new(0)];
+        // Only the searches are timed, not clearing the table between them.
+        let start = Instant::now();
+        nodes += run(&mut workers, &setup, &tt, &control, &Silent);
+        ms += start.elapsed().as_micros() as u64;
+    }
+    let ms = ms / 1000;
+    BenchResult {
+        nodes,
+        nps: nodes * 1000 / ms.max(1),
+        ms,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_is_deterministic() {
+        let a = bench(4);
+        let b = bench(4);
+        assert_eq!(a.nodes, b.nodes);
+        assert!(a.nodes > 1000);
+    }
+
+    #[test]
+    fn bench_positions_are_valid_and_playable() {
+        let mut n = 0;
+        for fen in bench_fens() {
+            let p = Position::from_fen(fen).unwrap();
+            assert!(!p.legal_moves().is_empty(), "{fen}");
+            n += 1;
+        }
+        assert!(n >= 40, "{n}");
+    }
+}

@@ -1,0 +1,381 @@
+//! One whole search: root moves, iterative deepening with aspiration windows and MultiPV,
+//! Lazy SMP helper threads sharing the table, progress reports and the final best move.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use crate::board::Move;
+use crate::engine::{BestMove, Bound, Limits, Report, Reporter, Score, SearchInfo};
+use crate::rules::GameRecord;
+use crate::tt::TranspositionTable;
+
+use super::MAX_PLY;
+use super::control::Control;
+use super::picker::mvv_lva;
+use super::score::{DECISIVE, INFINITE, MATE, report};
+use super::time::TimeManager;
+use super::worker::{SearchContext, Worker};
+
+/// Stack size of search threads (the recursion keeps a move list per ply).
+pub const THREAD_STACK: usize = 16 << 20;
+/// Half-width of the first aspiration window.
+const ASPIRATION: i32 = 25;
+/// Reports every iteration for this long, then at most one per `REPORT_INTERVAL_MS`.
+const REPORT_ALL_MS: u64 = 1_000;
+const REPORT_INTERVAL_MS: u64 = 250;
+/// Aspiration fails are reported only in searches longer than this.
+const BOUND_REPORT_MS: u64 = 3_000;
+
+/// What one `go` searches and under which limits.
+#[derive(Clone, Debug)]
+pub struct SearchSetup {
+    pub game: GameRecord,
+    pub limits: Limits,
+    pub banmoves: Vec<Move>,
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+    pub move_limit: u32,
+    /// When the search was asked for: the clock runs from here, not from when the thread starts.
+    pub start: Instant,
+}
+
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    /// Score in the iteration under way (`-INFINITE` when it has not beaten alpha).
+    score: i32,
+    /// Score from the last completed iteration.
+    prev_score: i32,
+    pv: Vec<Move>,
+}
+
+/// One reported line: of a completed iteration, or a bound from a failed aspiration window.
+#[derive(Clone, Debug)]
+struct Line {
+    depth: i32,
+    score: i32,
+    bound: Bound,
+    pv: Vec<Move>,
+}
+
+/// Runs the search on the calling thread (plus `workers.len() - 1` helpers), reporting through
+/// `reporter`: infos, then exactly one best move. Returns the nodes searched.
+pub fn run(
+    workers: &mut [Box<Worker>],
+    setup: &SearchSetup,
+    tt: &TranspositionTable,
+    control: &Control,
+    reporter: &dyn Reporter,
+) -> u64 {
+    let limits = &setup.limits;
+    let time = TimeManager::new(limits, setup.move_overhead_ms, setup.start);
+    let pos = setup.game.position();
+    let legal = pos.legal_moves();
+    if legal.is_empty() {
+        wait_for_release(control, limits);
+        reporter.report(Report::Info(SearchInfo {
+            depth: 0,
+            seldepth: 0,
+            multipv: 1,
+            score: Score::Mate(0),
+            bound: Bound::Exact,
+            nodes: 0,
+            nps: 0,
+            hashfull: tt.hashfull(),
+            time_ms: time.elapsed_ms(),
+            pv: Vec::new(),
+        }));
+        reporter.report(Report::BestMove(BestMove {
+            best: None,
+            ponder: None,
+            score: Some(Score::Mate(0)),
+        }));
+        return 0;
+    }
+    let tt_move = tt.probe(pos.key()).map_or(Move::NULL, |e| e.mv);
+    let mut moves: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| !setup.banmoves.contains(m))
+        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+        .collect();
+    if moves.is_empty() {
+        wait_for_release(control, limits);
+        reporter.report(Report::BestMove(BestMove {
+            best: None,
+            ponder: None,
+            score: None,
+        }));
+        return 0;
+    }
+    moves.sort_by_key(|&m| {
+        if m == tt_move {
+            i32::MIN
+        } else if pos.is_capture(m) {
+            -mvv_lva(pos, m)
+        } else {
+            0
+        }
+    });
+    let root: Vec<RootMove> = moves
+        .iter()
+        .map(|&mv| RootMove {
+            mv,
+            score: -INFINITE,
+            prev_score: -INFINITE,
+            pv: vec![mv],
+        })
+        .collect();
+
+    tt.new_search();
+    let node_counts: Vec<AtomicU64> = workers.iter().map(|_| AtomicU64::new(0)).collect();
+    let ctx = SearchContext {
+        tt,
+        control,
+        time: &time,
+        node_counts: &node_counts,
+        node_limit: limits.nodes.unwrap_or(u64::MAX),
+        move_limit: setup.move_limit,
+    };
+    for w in workers.iter_mut() {
+        w.prepare(&setup.game);
+    }
+    let (main, helpers) = workers
+        .split_first_mut()
+        .expect("at least one search thread");
+    let lines = std::thread::scope(|s| {
+        for h in helpers.iter_mut() {
+            let (ctx, mut root) = (&ctx, root.clone());
+            std::thread::Builder::new()
+                .stack_size(THREAD_STACK)
+                .spawn_scoped(s, move || iterate(h, ctx, &mut root, setup, None))
+                .expect("spawn search thread");
+        }
+        let mut root = root.clone();
+        let lines = iterate(main, &ctx, &mut root, setup, Some(reporter));
+        wait_for_release(control, limits);
+        control.stop();
+        lines
+    });
+    let nodes = ctx.total_nodes();
+    let best = &lines[0];
+    for (i, line) in lines.iter().enumerate() {
+        reporter.report(Report::Info(info(&ctx, main, i, line)));
+    }
+    let ponder = best.pv.get(1).copied().or_else(|| {
+        let mut p = pos.clone();
+        p.do_move(best.pv[0]);
+        tt.probe(p.key()).map(|e| e.mv).filter(|&m| p.is_legal(m))
+    });
+    reporter.report(Report::BestMove(BestMove {
+        best: Some(best.pv[0]),
+        ponder,
+        score: Some(report(best.score)),
+    }));
+    nodes
+}
+
+/// A pondering or infinite search holds its result until `ponderhit` or `stop`.
+fn wait_for_release(control: &Control, limits: &Limits) {
+    while !control.stopped() && (control.pondering() || limits.infinite) {
+        std::thread::park();
+    }
+}
+
+fn info(ctx: &SearchContext, main: &Worker, index: usize, line: &Line) -> SearchInfo {
+    let nodes = ctx.total_nodes();
+    let ms = ctx.time.elapsed_ms();
+    SearchInfo {
+        depth: line.depth as u32,
+        seldepth: main.seldepth.max(line.depth as usize) as u32,
+        multipv: index as u32 + 1,
+        score: report(line.score),
+        bound: line.bound,
+        nodes,
+        nps: nodes * 1000 / ms.max(1),
+        hashfull: ctx.tt.hashfull(),
+        time_ms: ms,
+        pv: line.pv.clone(),
+    }
+}
+
+/// Iterative deepening on one thread. The main thread (with a reporter) reports and decides
+/// when to stop; helpers search until told to. Returns the lines of the last completed
+/// iteration (at least depth 1, which the main thread always completes).
+fn iterate(
+    w: &mut Worker,
+    ctx: &SearchContext,
+    root: &mut [RootMove],
+    setup: &SearchSetup,
+    reporter: Option<&dyn Reporter>,
+) -> Vec<Line> {
+    let limits = &setup.limits;
+    let is_main = reporter.is_some();
+    let multipv = if is_main {
+        setup.multipv.clamp(1, root.len())
+    } else {
+        1
+    };
+    let mut max_depth = MAX_PLY as i32 - 1;
+    if let Some(d) = limits.depth {
+        max_depth = max_depth.min(d.max(1) as i32);
+    } else if let Some(n) = limits.mate
+        && limits.clock.is_none()
+        && limits.movetime_ms.is_none()
+        && limits.nodes.is_none()
+        && !limits.infinite
+    {
+        // Mate search alone: give up once deep enough to have seen any mate in `n`.
+        max_depth = max_depth.min(2 * n.clamp(1, 60) as i32 + 10);
+    }
+    let mut lines: Vec<Line> = Vec::new();
+    let mut instability = 0u64;
+    let mut last_report = 0u64;
+    let first_depth = 1 + (w.id as i32 & 1);
+    for depth in first_depth..=max_depth {
+        w.root_depth = depth;
+        for pv_idx in 0..multipv {
+            let prev = root[pv_idx].prev_score;
+            let mut delta = ASPIRATION;
+            let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < DECISIVE {
+                (prev - delta, prev + delta)
+            } else {
+                (-INFINITE, INFINITE)
+            };
+            loop {
+                let s = search_root(w, ctx, root, alpha, beta, depth, pv_idx);
+                if w.aborted {
+                    break;
+                }
+                let bound = if s <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-INFINITE);
+                    Bound::Upper
+                } else if s >= beta {
+                    beta = (s + delta).min(INFINITE);
+                    Bound::Lower
+                } else {
+                    break;
+                };
+                // Long searches show the fail so that a GUI sees the score moving.
+                let elapsed = ctx.time.elapsed_ms();
+                if let Some(reporter) = reporter
+                    && elapsed >= BOUND_REPORT_MS
+                    && elapsed >= last_report + REPORT_INTERVAL_MS
+                {
+                    last_report = elapsed;
+                    let line = Line {
+                        depth,
+                        score: s,
+                        bound,
+                        pv: root[pv_idx].pv.clone(),
+                    };
+                    reporter.report(Report::Info(info(ctx, w, pv_idx, &line)));
+                }
+                delta += delta / 2;
+                if delta > 1_000 {
+                    (alpha, beta) = (-INFINITE, INFINITE);
+                }
+            }
+            if w.aborted {
+                break;
+            }
+        }
+        if w.aborted {
+            break;
+        }
+        // Lines searched later may have outscored earlier ones (search instability).
+        root[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        w.abortable = true;
+        ctx.node_counts[w.id].store(w.nodes, Ordering::Relaxed);
+        let changed = lines.first().is_some_and(|l| l.pv[0] != root[0].mv);
+        instability = instability / 2 + if changed { 100 } else { 0 };
+        for rm in root.iter_mut() {
+            rm.prev_score = rm.score;
+        }
+        lines = root[..multipv]
+            .iter()
+            .map(|rm| Line {
+                depth,
+                score: rm.score,
+                bound: Bound::Exact,
+                pv: rm.pv.clone(),
+            })
+            .collect();
+        let Some(reporter) = reporter else {
+            continue;
+        };
+        let elapsed = ctx.time.elapsed_ms();
+        if elapsed < REPORT_ALL_MS || elapsed >= last_report + REPORT_INTERVAL_MS {
+            last_report = elapsed;
+            for (i, line) in lines.iter().enumerate() {
+                reporter.report(Report::Info(info(ctx, w, i, line)));
+            }
+        }
+        let best = lines[0].score;
+        let mate_found = limits
+            .mate
+            .is_some_and(|n| best > MATE - 2 * n.min(1000) as i32);
+        let only_move = root.len() == 1 && ctx.time.uses_clock();
+        let stability = (70 + instability).min(200);
+        if mate_found || only_move || ctx.time.soft_limit_reached(ctx.control, stability) {
+            break;
+        }
+    }
+    ctx.node_counts[w.id].store(w.nodes, Ordering::Relaxed);
+    lines
+}
+
+/// Searches the root moves from `pv_idx` on (the earlier ones are other MultiPV lines) and
+/// sorts them by score. Returns the best score, or a bound outside (alpha, beta).
+fn search_root(
+    w: &mut Worker,
+    ctx: &SearchContext,
+    root: &mut [RootMove],
+    mut alpha: i32,
+    beta: i32,
+    depth: i32,
+    pv_idx: usize,
+) -> i32 {
+    w.nodes += 1;
+    for rm in root[pv_idx..].iter_mut() {
+        rm.score = -INFINITE;
+    }
+    let mut best = -INFINITE;
+    for (i, rm) in root.iter_mut().enumerate().skip(pv_idx) {
+        let m = rm.mv;
+        let (undo, check) = w.make(ctx, m, 0);
+        let new_depth = depth - 1 + i32::from(check);
+        let score = if i == pv_idx {
+            -w.search(ctx, -beta, -alpha, new_depth, 1, true)
+        } else {
+            let s = -w.search(ctx, -alpha - 1, -alpha, new_depth, 1, true);
+            if s > alpha && s < beta {
+                -w.search(ctx, -beta, -alpha, new_depth, 1, true)
+            } else {
+                s
+            }
+        };
+        w.unmake(m, undo);
+        if w.aborted {
+            return best;
+        }
+        if i == pv_idx || score > alpha {
+            rm.score = score;
+            rm.pv.clear();
+            rm.pv.push(m);
+            rm.pv.extend_from_slice(&w.pv[1][1..w.pv_len[1]]);
+            best = best.max(score);
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        } else {
+            rm.score = -INFINITE;
+        }
+    }
+    root[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+    best
+}

@@ -1,0 +1,180 @@
+//! Move ordering in stages, so that a cutoff early saves generating the rest: the hash move,
+//! captures that do not lose material by most valuable victim / least valuable attacker, the
+//! killers and the counter-move, the other quiet moves by history, then the losing captures.
+
+use crate::board::{Move, PieceType, Position};
+use crate::eval::piece_value;
+use crate::movegen::{GenKind, MoveList, generate::MAX_MOVES};
+
+use super::history::Histories;
+use super::see::see_ge;
+
+/// Attacker order for MVV-LVA: cheap attackers first.
+#[inline(always)]
+fn attacker_rank(kind: PieceType) -> i32 {
+    match kind {
+        PieceType::Pawn => 0,
+        PieceType::Advisor | PieceType::Elephant => 1,
+        PieceType::Horse | PieceType::Cannon => 2,
+        PieceType::Rook => 3,
+        PieceType::King => 4,
+    }
+}
+
+/// Ordering score of a capture.
+#[inline(always)]
+pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
+    piece_value(pos.piece_at(m.to()).kind()) * 8 - attacker_rank(pos.piece_at(m.from()).kind())
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    TtMove,
+    GenCaptures,
+    Captures,
+    Killer1,
+    Killer2,
+    Counter,
+    GenQuiets,
+    Quiets,
+    BadCaptures,
+    Done,
+}
+
+/// Score marking a capture that loses material (handed out after the quiet moves).
+const BAD_CAPTURE: i32 = i32::MIN;
+
+pub struct MovePicker {
+    tt_move: Move,
+    stage: Stage,
+    captures_only: bool,
+    /// Killers then the counter-move: quiet moves tried before the other quiets.
+    specials: [Move; 3],
+    list: MoveList,
+    scores: [i32; MAX_MOVES],
+    next: usize,
+    /// The captures occupy the list up to here; the quiet moves follow them.
+    captures_end: usize,
+}
+
+impl MovePicker {
+    /// `tt_move` must already be pseudo-legal here (or null). `captures_only` leaves out quiets.
+    #[inline]
+    pub fn new(tt_move: Move, captures_only: bool, killers: [Move; 2], counter: Move) -> Self {
+        MovePicker {
+            tt_move,
+            stage: if tt_move.is_null() {
+                Stage::GenCaptures
+            } else {
+                Stage::TtMove
+            },
+            captures_only,
+            specials: [killers[0], killers[1], counter],
+            list: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            next: 0,
+            captures_end: 0,
+        }
+    }
+
+    /// Hands out the best remaining move of the list by score.
+    #[inline(always)]
+    fn pick_best(&mut self) -> Option<Move> {
+        let n = self.list.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        let moves = self.list.as_mut_slice();
+        moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        self.next += 1;
+        Some(moves[self.next - 1])
+    }
+
+    /// Whether `m` was (or will be) handed out before the quiet stage.
+    #[inline(always)]
+    fn is_special(&self, m: Move) -> bool {
+        m == self.tt_move || self.specials.contains(&m)
+    }
+
+    /// A killer or counter-move still to try: quiet, pseudo-legal here, and new.
+    #[inline(always)]
+    fn special(&self, pos: &Position, i: usize) -> Option<Move> {
+        let m = self.specials[i];
+        let fresh = m != self.tt_move && !self.specials[..i].contains(&m);
+        (fresh && !m.is_null() && !pos.is_capture(m) && pos.is_pseudo_legal(m)).then_some(m)
+    }
+
+    /// The next pseudo-legal move, best first; the caller checks legality.
+    #[inline]
+    pub fn next(&mut self, pos: &Position, hist: &Histories) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GenCaptures;
+                    return Some(self.tt_move);
+                }
+                Stage::GenCaptures => {
+                    pos.generate_pseudo(GenKind::Captures, &mut self.list);
+                    for (i, &m) in self.list.iter().enumerate() {
+                        self.scores[i] = mvv_lva(pos, m);
+                    }
+                    self.stage = Stage::Captures;
+                }
+                Stage::Captures => match self.pick_best() {
+                    Some(m) if m == self.tt_move => {}
+                    Some(m) if !see_ge(pos, m, 0) => self.scores[self.next - 1] = BAD_CAPTURE,
+                    Some(m) => return Some(m),
+                    // Quiescence drops losing captures altogether.
+                    None if self.captures_only => self.stage = Stage::Done,
+                    None => {
+                        self.captures_end = self.list.len();
+                        self.stage = Stage::Killer1;
+                    }
+                },
+                Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
+                    let i = self.stage as usize - Stage::Killer1 as usize;
+                    self.stage = match self.stage {
+                        Stage::Killer1 => Stage::Killer2,
+                        Stage::Killer2 => Stage::Counter,
+                        _ => Stage::GenQuiets,
+                    };
+                    if let Some(m) = self.special(pos, i) {
+                        return Some(m);
+                    }
+                }
+                Stage::GenQuiets => {
+                    pos.generate_pseudo(GenKind::Quiets, &mut self.list);
+                    for i in self.captures_end..self.list.len() {
+                        self.scores[i] = hist.quiet(pos, self.list[i]);
+                    }
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => match self.pick_best() {
+                    Some(m) if self.is_special(m) => {}
+                    Some(m) => return Some(m),
+                    None => {
+                        self.next = 0;
+                        self.stage = Stage::BadCaptures;
+                    }
+                },
+                Stage::BadCaptures => {
+                    while self.next < self.captures_end {
+                        self.next += 1;
+                        if self.scores[self.next - 1] == BAD_CAPTURE {
+                            return Some(self.list[self.next - 1]);
+                        }
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}

@@ -1,0 +1,541 @@
+//! One search thread's state and its tree search: principal variation search with null-move
+//! pruning, reverse futility, late move reductions and pruning, check extension, then
+//! quiescence over captures (all evasions when in check).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::board::{Color, Move, PieceType, Position, Undo};
+use crate::eval::{EvalState, piece_value};
+use crate::rules::{GameRecord, SearchHistory};
+use crate::tt::{TranspositionTable, TtBound, TtEntry};
+
+use super::MAX_PLY;
+use super::control::Control;
+use super::history::Histories;
+use super::picker::MovePicker;
+use super::score::{DECISIVE, INFINITE, NO_EVAL, from_tt, mate_in, mated_in, rule_value, to_tt};
+use super::time::TimeManager;
+
+/// Nodes between two looks at the clock and the stop flag.
+const POLL_INTERVAL: u64 = 2048;
+/// Reverse futility margin per ply of depth.
+const RFP_MARGIN: i32 = 90;
+/// Quiet-move futility: margin at depth 0 and per ply.
+const FUTILITY_BASE: i32 = 100;
+const FUTILITY_PER_PLY: i32 = 90;
+/// Quiescence delta pruning margin.
+const DELTA_MARGIN: i32 = 150;
+
+/// The score of a table entry if its bound settles the node's window.
+#[inline(always)]
+fn tt_cutoff(e: TtEntry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = from_tt(e.score, ply);
+    let cut = match e.bound {
+        TtBound::Exact => true,
+        TtBound::Lower => s >= beta,
+        TtBound::Upper => s <= alpha,
+    };
+    cut.then_some(s)
+}
+
+/// What the best score of a searched node is worth: a lower bound on a cutoff, exact when a PV
+/// node raised alpha, else an upper bound.
+#[inline(always)]
+fn result_bound(best: i32, beta: i32, exact: bool) -> TtBound {
+    if best >= beta {
+        TtBound::Lower
+    } else if exact {
+        TtBound::Exact
+    } else {
+        TtBound::Upper
+    }
+}
+
+/// Everything a search thread shares with the others for one `go`.
+pub struct SearchContext<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a Control,
+    pub time: &'a TimeManager,
+    /// Node counts each thread publishes as it polls.
+    pub node_counts: &'a [AtomicU64],
+    /// Stop after this many nodes (all threads together), `u64::MAX` for no limit.
+    pub node_limit: u64,
+    /// Plies without capture before a draw, 0 = off.
+    pub move_limit: u32,
+}
+
+impl SearchContext<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.node_counts
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Frame {
+    static_eval: i32,
+    in_check: bool,
+    /// Move played from this ply (null for a null move).
+    mv: Move,
+}
+
+pub struct Worker {
+    pub(super) id: usize,
+    pub(super) pos: Position,
+    rules: SearchHistory,
+    hist: Histories,
+    stack: [Frame; MAX_PLY + 2],
+    /// Evaluation sums of the position at each ply.
+    evals: [EvalState; MAX_PLY + 2],
+    pub(super) pv: [[Move; MAX_PLY + 1]; MAX_PLY + 1],
+    pub(super) pv_len: [usize; MAX_PLY + 1],
+    lmr: [[u8; 64]; 64],
+    pub(super) nodes: u64,
+    pub(super) seldepth: usize,
+    next_poll: u64,
+    /// Set once a search has been told to stop; every node then returns at once.
+    pub(super) aborted: bool,
+    /// Whether this search may be aborted yet (the main thread first completes depth 1).
+    pub(super) abortable: bool,
+    pub(super) root_depth: i32,
+}
+
+impl Worker {
+    pub fn new(id: usize) -> Box<Worker> {
+        let mut lmr = [[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (n as f64).ln() / 2.2) as u8;
+            }
+        }
+        let frame = Frame {
+            static_eval: NO_EVAL,
+            in_check: false,
+            mv: Move::NULL,
+        };
+        let start = GameRecord::new(Position::startpos());
+        Box::new(Worker {
+            id,
+            rules: SearchHistory::from_record(&start),
+            pos: start.position().clone(),
+            hist: Histories::new(),
+            stack: [frame; MAX_PLY + 2],
+            evals: [EvalState::new(start.position()); MAX_PLY + 2],
+            pv: [[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            lmr,
+            nodes: 0,
+            seldepth: 0,
+            next_poll: 0,
+            aborted: false,
+            abortable: true,
+            root_depth: 0,
+        })
+    }
+
+    /// Ready to search the current position of `game`.
+    pub fn prepare(&mut self, game: &GameRecord) {
+        self.pos = game.position().clone();
+        self.rules = SearchHistory::from_record(game);
+        self.hist.new_search();
+        self.stack[0].in_check = self.pos.in_check();
+        self.evals[0] = EvalState::new(&self.pos);
+        self.stack[0].mv = Move::NULL;
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.next_poll = 0;
+        self.aborted = false;
+        self.abortable = self.id != 0;
+    }
+
+    /// Counts a node and, every `POLL_INTERVAL` nodes, looks at the stop flag and (main thread)
+    /// the limits. Returns whether the search must unwind.
+    #[inline(always)]
+    fn visit(&mut self, ctx: &SearchContext, ply: usize) -> bool {
+        self.nodes += 1;
+        if ply + 1 > self.seldepth {
+            self.seldepth = ply + 1;
+        }
+        if self.nodes >= self.next_poll {
+            self.poll(ctx);
+        }
+        self.aborted
+    }
+
+    #[cold]
+    fn poll(&mut self, ctx: &SearchContext) {
+        let interval = POLL_INTERVAL.min(ctx.node_limit / 64 + 1);
+        self.next_poll = self.nodes + interval;
+        ctx.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+        if !self.abortable {
+            return;
+        }
+        if self.id == 0
+            && (ctx.time.hard_limit_reached(ctx.control) || ctx.total_nodes() >= ctx.node_limit)
+        {
+            ctx.control.stop();
+        }
+        if ctx.control.stopped() {
+            self.aborted = true;
+        }
+    }
+
+    /// Whether the side to move has pieces enough that passing is unlikely to be its best move
+    /// (guards null-move pruning against zugzwang).
+    fn can_pass(&self) -> bool {
+        let us = self.pos.side_to_move();
+        self.pos.count(us, PieceType::Rook) > 0
+            || self.pos.count(us, PieceType::Horse) + self.pos.count(us, PieceType::Cannon) >= 2
+    }
+
+    /// Neither side has a piece that can cross the river: a draw.
+    #[inline(always)]
+    fn no_attacking_material(&self) -> bool {
+        !self.pos.has_attacking_material(Color::Red)
+            && !self.pos.has_attacking_material(Color::Black)
+    }
+
+    #[inline(always)]
+    fn evaluate(&self, ply: usize) -> i32 {
+        self.evals[ply].value(self.pos.side_to_move())
+    }
+
+    /// Plays `m` (legal), keeping the repetition history in step. Returns whether it checks.
+    #[inline(always)]
+    pub(super) fn make(&mut self, ctx: &SearchContext, m: Move, ply: usize) -> (Undo, bool) {
+        ctx.tt.prefetch(self.pos.key_after(m));
+        self.evals[ply + 1] = self.evals[ply].after_move(&self.pos, m);
+        let undo = self.pos.do_move(m);
+        let check = self.pos.in_check();
+        self.rules.push(&self.pos, m, undo, check);
+        self.stack[ply].mv = m;
+        self.stack[ply + 1].in_check = check;
+        (undo, check)
+    }
+
+    #[inline(always)]
+    pub(super) fn unmake(&mut self, m: Move, undo: Undo) {
+        self.rules.pop();
+        self.pos.undo_move(m, undo);
+    }
+
+    #[inline(always)]
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Alpha-beta search of a non-root node at `ply` (>= 1).
+    pub(super) fn search(
+        &mut self,
+        ctx: &SearchContext,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        null_ok: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if depth <= 0 {
+            return self.qsearch(ctx, alpha, beta, ply);
+        }
+        if self.visit(ctx, ply) {
+            return 0;
+        }
+        let pv_node = beta - alpha > 1;
+        if let Some(r) = self.rules.judge(&self.pos) {
+            return rule_value(r, ply);
+        }
+        if self.no_attacking_material() {
+            return 0;
+        }
+        if ctx.move_limit > 0 && u32::from(self.pos.halfmove_clock()) >= ctx.move_limit {
+            return if self.pos.has_no_legal_move() {
+                mated_in(ply)
+            } else {
+                0
+            };
+        }
+        let in_check = self.stack[ply].in_check;
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { self.evaluate(ply) };
+        }
+        // Mate distance pruning: no line from here beats a shorter mate already in reach.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = self.pos.key();
+        let tte = ctx.tt.probe(key);
+        let mut tt_move = Move::NULL;
+        if let Some(e) = tte {
+            if self.pos.is_pseudo_legal(e.mv) {
+                tt_move = e.mv;
+            }
+            if !pv_node
+                && e.depth >= depth
+                && let Some(s) = tt_cutoff(e, ply, alpha, beta)
+            {
+                return s;
+            }
+        }
+
+        let static_eval = if in_check {
+            NO_EVAL
+        } else {
+            match tte {
+                Some(e) if e.eval != NO_EVAL => e.eval,
+                _ => self.evaluate(ply),
+            }
+        };
+        // The table's score is a better guess than the static evaluation when its bound allows.
+        let eval = match tte {
+            Some(e) if !in_check => {
+                let s = from_tt(e.score, ply);
+                match e.bound {
+                    TtBound::Exact => s,
+                    TtBound::Lower if s > static_eval => s,
+                    TtBound::Upper if s < static_eval => s,
+                    _ => static_eval,
+                }
+            }
+            _ => static_eval,
+        };
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+
+        if !pv_node && !in_check && eval.abs() < DECISIVE {
+            // Reverse futility: far enough above beta that a quiet move will not drop below it.
+            if depth <= 7 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta {
+                return eval;
+            }
+            // Null move: if passing still fails high, a real move would too.
+            if null_ok && depth >= 2 && eval >= beta && self.can_pass() {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let undo = self.pos.do_null_move();
+                self.stack[ply].mv = Move::NULL;
+                self.stack[ply + 1].in_check = false;
+                self.evals[ply + 1] = self.evals[ply];
+                let v = -self.search(ctx, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                self.pos.undo_null_move(undo);
+                if self.aborted {
+                    return 0;
+                }
+                if v >= beta {
+                    let v = if v >= DECISIVE { beta } else { v };
+                    // Deep nodes verify with a normal reduced search (zugzwang).
+                    if depth < 10 || self.search(ctx, beta - 1, beta, depth - r, ply, false) >= beta
+                    {
+                        return v;
+                    }
+                }
+            }
+        }
+        // Internal iterative reduction: without a hash move this node was never searched well.
+        if tt_move.is_null() && depth >= 4 {
+            depth -= 1;
+        }
+
+        let prev = if ply > 0 {
+            self.stack[ply - 1].mv
+        } else {
+            Move::NULL
+        };
+        let killers = self.hist.killers(ply);
+        let counter = self.hist.counter(&self.pos, prev);
+        let mut picker = MovePicker::new(tt_move, false, killers, counter);
+        let mut best = -INFINITE;
+        let mut best_move = Move::NULL;
+        let mut searched = 0usize;
+        let mut quiets = [Move::NULL; 64];
+        let mut quiet_count = 0;
+        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+
+        while let Some(m) = picker.next(&self.pos, &self.hist) {
+            if !self.pos.is_legal_pseudo(m, in_check) {
+                continue;
+            }
+            let capture = self.pos.is_capture(m);
+            let quiet_killer = m == killers[0] || m == killers[1];
+            let (undo, gives_check) = self.make(ctx, m, ply);
+            // Late move pruning and futility pruning of quiet moves at shallow depth.
+            if !pv_node
+                && !in_check
+                && !capture
+                && !gives_check
+                && searched > 0
+                && best > -DECISIVE
+                && ((depth <= 5 && searched >= lmp_limit)
+                    || (depth <= 6
+                        && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha))
+            {
+                self.unmake(m, undo);
+                continue;
+            }
+            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let new_depth = depth - 1 + extension;
+            let score = if searched == 0 {
+                -self.search(ctx, -beta, -alpha, new_depth, ply + 1, true)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && !capture && !in_check && !gives_check {
+                    r = i32::from(self.lmr[depth.min(63) as usize][searched.min(63)]);
+                    r -= i32::from(pv_node) + i32::from(quiet_killer);
+                    r += i32::from(!improving);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.search(ctx, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.search(ctx, -alpha - 1, -alpha, new_depth, ply + 1, true);
+                }
+                if s > alpha && s < beta {
+                    s = -self.search(ctx, -beta, -alpha, new_depth, ply + 1, true);
+                }
+                s
+            };
+            self.unmake(m, undo);
+            if self.aborted {
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        if !capture {
+                            self.hist.reward(
+                                &self.pos,
+                                ply,
+                                prev,
+                                m,
+                                &quiets[..quiet_count],
+                                depth,
+                            );
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if !capture && quiet_count < quiets.len() {
+                quiets[quiet_count] = m;
+                quiet_count += 1;
+            }
+        }
+        if searched == 0 {
+            // No legal move: mated or stalemated, a loss either way.
+            return mated_in(ply);
+        }
+        let bound = result_bound(best, beta, pv_node && !best_move.is_null());
+        ctx.tt
+            .store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
+        best
+    }
+
+    /// Quiescence search: captures only, or every evasion when in check.
+    pub(super) fn qsearch(
+        &mut self,
+        ctx: &SearchContext,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.visit(ctx, ply) {
+            return 0;
+        }
+        if let Some(r) = self.rules.judge(&self.pos) {
+            return rule_value(r, ply);
+        }
+        if self.no_attacking_material() {
+            return 0;
+        }
+        let in_check = self.stack[ply].in_check;
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { self.evaluate(ply) };
+        }
+        let pv_node = beta - alpha > 1;
+        let key = self.pos.key();
+        let tte = ctx.tt.probe(key);
+        let mut tt_move = Move::NULL;
+        if let Some(e) = tte {
+            if self.pos.is_pseudo_legal(e.mv) && (in_check || self.pos.is_capture(e.mv)) {
+                tt_move = e.mv;
+            }
+            if !pv_node && let Some(s) = tt_cutoff(e, ply, alpha, beta) {
+                return s;
+            }
+        }
+        let static_eval;
+        let mut best;
+        if in_check {
+            static_eval = NO_EVAL;
+            best = -INFINITE;
+        } else {
+            static_eval = match tte {
+                Some(e) if e.eval != NO_EVAL => e.eval,
+                _ => self.evaluate(ply),
+            };
+            best = static_eval;
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let killers = if in_check {
+            self.hist.killers(ply)
+        } else {
+            [Move::NULL; 2]
+        };
+        let mut picker = MovePicker::new(tt_move, !in_check, killers, Move::NULL);
+        let mut best_move = Move::NULL;
+        let mut any_legal = false;
+        while let Some(m) = picker.next(&self.pos, &self.hist) {
+            if !self.pos.is_legal_pseudo(m, in_check) {
+                continue;
+            }
+            any_legal = true;
+            if !in_check {
+                // Delta pruning: even winning this piece for free would not reach alpha.
+                let gain = piece_value(self.pos.piece_at(m.to()).kind());
+                if static_eval + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+            }
+            let (undo, _) = self.make(ctx, m, ply);
+            let score = -self.qsearch(ctx, -beta, -alpha, ply + 1);
+            self.unmake(m, undo);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && !any_legal {
+            return mated_in(ply);
+        }
+        let bound = result_bound(best, beta, pv_node && !best_move.is_null());
+        ctx.tt
+            .store(key, best_move, to_tt(best, ply), static_eval, 0, bound);
+        best
+    }
+}
