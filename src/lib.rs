@@ -6,6 +6,7 @@ pub mod board;
 pub mod engine;
 pub mod movegen;
 pub mod rules;
+pub mod tools;
 
 pub use board::{Color, FenError, Move, Piece, PieceType, Position, START_FEN, Square};
 pub use movegen::MoveList;

@@ -28,6 +28,8 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
+    /// Play engines against each other (UCI/UCCI), with statistics, SPRT and PGN.
+    Match(Box<chuhan::tools::matches::MatchArgs>),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => ExitCode::SUCCESS,
+        Some(Command::Match(args)) => chuhan::tools::matches::run_cli(*args),
         Some(Command::Perft { depth, fen }) => {
             let pos = match fen {
                 Some(f) => Position::from_fen(&f),
