@@ -54,9 +54,35 @@ fn score_line(p: &PairingStats) -> String {
     }
     if let Some(e) = estimate(p) {
         let (lo, hi) = e.elo_interval();
-        write!(s, "  Elo {:+.1} ± {:.1}", e.elo(), (hi - lo) / 2.0).expect("string");
+        write!(
+            s,
+            "  Elo {} ± {}",
+            signed(e.elo()),
+            unsigned((hi - lo) / 2.0)
+        )
+        .expect("string");
     }
     s
+}
+
+/// An Elo figure with its sign; a clean sweep gives infinities, shown as such.
+fn signed(elo: f64) -> String {
+    if elo.is_finite() {
+        format!("{elo:+.1}")
+    } else if elo > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+/// A half-width, `inf` when either end of the interval is infinite.
+fn unsigned(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.1}")
+    } else {
+        "inf".into()
+    }
 }
 
 /// Pentanomial estimate once a pair is complete, trinomial before.
@@ -88,12 +114,12 @@ pub fn format_report(result: &MatchResult, sprt: Option<Sprt>, limit: &str) -> S
             let (lo, hi) = e.elo_interval();
             writeln!(
                 out,
-                "  score {:.1}%, Elo {:+.1} ± {:.1} (95%: {:+.1} to {:+.1}), LOS {:.1}%",
+                "  score {:.1}%, Elo {} ± {} (95%: {} to {}), LOS {:.1}%",
                 100.0 * e.mean,
-                e.elo(),
-                (hi - lo) / 2.0,
-                lo,
-                hi,
+                signed(e.elo()),
+                unsigned((hi - lo) / 2.0),
+                signed(lo),
+                signed(hi),
                 100.0 * e.los()
             )
             .expect("string");
@@ -127,4 +153,62 @@ pub fn format_report(result: &MatchResult, sprt: Option<Sprt>, limit: &str) -> S
         .collect();
     writeln!(out, "terminations: {}", terms.join(", ")).expect("string");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::tools::matches::sprt::SprtDecision;
+    use crate::tools::matches::stats::{Pentanomial, Wdl};
+
+    fn result(wdl: Wdl, penta: [u32; 5], sprt: Option<(f64, SprtDecision)>) -> MatchResult {
+        MatchResult {
+            names: vec!["new".into(), "base".into()],
+            pairings: vec![PairingStats {
+                first: 0,
+                second: 1,
+                wdl,
+                pentanomial: Pentanomial(penta),
+                ..PairingStats::default()
+            }],
+            terminations: BTreeMap::from([("checkmate", 30), ("repetition", 10)]),
+            games: Vec::new(),
+            sprt,
+        }
+    }
+
+    #[test]
+    fn report_shows_elo_los_pentanomial_sprt_and_terminations() {
+        let wdl = Wdl {
+            wins: 14,
+            draws: 16,
+            losses: 10,
+        };
+        let sprt: Sprt = "elo0=0,elo1=5".parse().unwrap();
+        let r = result(wdl, [1, 2, 10, 5, 2], Some((0.15, SprtDecision::Continue)));
+        let text = format_report(&r, Some(sprt), "10+0.1");
+        for needle in [
+            "new vs base (10+0.1): 40 games",
+            "wins 14, draws 16, losses 10 for new: 22 points",
+            "score 56.2%, Elo +43.7 ± 74.0 (95%: -28.4 to +119.7), LOS 88.2%",
+            "pentanomial [LL LD DD/WL WD WW]: [1 2 10 5 2] over 20 pairs",
+            "LLR 0.15 (-2.94, 2.94): undecided",
+            "terminations: checkmate 30, repetition 10",
+        ] {
+            assert!(text.contains(needle), "{needle} missing in\n{text}");
+        }
+    }
+
+    #[test]
+    fn a_clean_sweep_reports_infinite_elo() {
+        let wdl = Wdl {
+            wins: 4,
+            draws: 0,
+            losses: 0,
+        };
+        let text = format_report(&result(wdl, [0, 0, 0, 0, 2], None), None, "depth 3");
+        assert!(text.contains("Elo +inf ± inf"), "{text}");
+    }
 }

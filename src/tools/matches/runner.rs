@@ -64,7 +64,7 @@ pub struct PairingStats {
     pub wdl: Wdl,
     pub pentanomial: Pentanomial,
     /// First game's points of pairs still waiting for their second game.
-    open_pairs: HashMap<u32, f64>,
+    pub(super) open_pairs: HashMap<u32, f64>,
 }
 
 impl PairingStats {
@@ -137,7 +137,11 @@ fn play_job(
     job: Job,
 ) -> FinishedGame {
     let (a, b) = pairs[job.pairing];
-    let (red, black) = if job.game.is_multiple_of(2) { (a, b) } else { (b, a) };
+    let (red, black) = if job.game.is_multiple_of(2) {
+        (a, b)
+    } else {
+        (b, a)
+    };
     let start = config.openings[(job.game / 2) as usize % config.openings.len()].clone();
     let finished = |outcome| FinishedGame {
         round: job.round,
