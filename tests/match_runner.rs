@@ -122,6 +122,33 @@ fn self_match_at_fixed_depth_is_refereed_end_to_end() {
 }
 
 #[test]
+fn round_robin_pairs_every_engine() {
+    let mut cfg = config(
+        vec![
+            fake("a", &[]),
+            fake("b", &["--seed", "2"]),
+            fake("c", &["--seed", "3", "--think", "2"]),
+        ],
+        2,
+        Limit::Clock("2+0.02".parse().unwrap()),
+    );
+    cfg.openings = bench_openings()[20..21].to_vec();
+    cfg.concurrency = 2;
+    let result = run_match(&cfg).unwrap();
+    assert_eq!(result.games.len(), 6);
+    let pairs: Vec<(usize, usize)> = result
+        .pairings
+        .iter()
+        .map(|p| (p.first, p.second))
+        .collect();
+    assert_eq!(pairs, [(0, 1), (0, 2), (1, 2)]);
+    for p in &result.pairings {
+        assert_eq!((p.wdl.games(), p.pentanomial.pairs()), (2, 1));
+    }
+    assert_refereed_by_rules(&result);
+}
+
+#[test]
 fn misbehaving_engines_lose_and_the_runner_survives() {
     let tc = Limit::Clock("0.3+0".parse().unwrap());
     let cases: [(&str, &[&str], Limit, &str); 8] = [

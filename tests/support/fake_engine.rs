@@ -3,7 +3,7 @@
 //! and, on its N-th move of each game, misbehaves as told:
 //!
 //! `fake-engine [--proto uci|ucci|both] [--millis] [--misbehave MODE] [--at N] [--seed S]
-//! [--score CP]`, MODE one of `legal` (default), `illegal`, `malformed`, `hang`, `crash`,
+//! [--score CP] [--think MS]`, MODE one of `legal` (default), `illegal`, `malformed`, `hang`, `crash`,
 //! `overstep` (answers 300 ms after its clock ran out), `resign`.
 //!
 //! A [[bin]] rather than an example: cargo builds every [[bin]] before the integration tests and
@@ -24,6 +24,8 @@ struct Config {
     at: u32,
     seed: u64,
     score: Option<i32>,
+    /// Milliseconds spent on every move, to look like a searching engine.
+    think_ms: u64,
 }
 
 fn parse_args() -> Config {
@@ -35,6 +37,7 @@ fn parse_args() -> Config {
         at: 1,
         seed: 1,
         score: None,
+        think_ms: 0,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -57,6 +60,10 @@ fn parse_args() -> Config {
             }
             "--seed" => {
                 c.seed = value.parse().expect("--seed S");
+                i += 1;
+            }
+            "--think" => {
+                c.think_ms = value.parse().expect("--think MS");
                 i += 1;
             }
             "--score" => {
@@ -201,6 +208,7 @@ fn main() {
                     });
                     continue;
                 };
+                std::thread::sleep(Duration::from_millis(cfg.think_ms));
                 let score = cfg.score.unwrap_or_else(|| material(&pos));
                 say(&if ucci {
                     format!("info depth 1 score {score} pv {best}")

@@ -213,15 +213,14 @@ pub fn play_game(
     let lose = |by: Color, termination: Termination, moves, restart| {
         end(GameResult::win_for(by.flip()), termination, moves, restart)
     };
+    // A crashed engine loses and is restarted before its next game.
+    let crash = |by: Color, detail, moves, mut restart: [bool; 2]| {
+        restart[by.index()] = true;
+        lose(by, Termination::Crash { by, detail }, moves, restart)
+    };
     for color in Color::BOTH {
         if let Err(detail) = engines[color.index()].new_game(rules.ready_timeout) {
-            restart[color.index()] = true;
-            return lose(
-                color,
-                Termination::Crash { by: color, detail },
-                moves,
-                restart,
-            );
+            return crash(color, detail, moves, restart);
         }
     }
     let start_fen = start.to_fen();
@@ -271,15 +270,7 @@ pub fn play_game(
                 };
                 return lose(side, t, moves, restart);
             }
-            Err(Failure::Closed(detail)) => {
-                restart[side.index()] = true;
-                return lose(
-                    side,
-                    Termination::Crash { by: side, detail },
-                    moves,
-                    restart,
-                );
-            }
+            Err(Failure::Closed(detail)) => return crash(side, detail, moves, restart),
         };
         if elapsed > deadline {
             return lose(side, Termination::TimeForfeit { by: side }, moves, restart);
