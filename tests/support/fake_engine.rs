@@ -2,9 +2,10 @@
 //! plays legal moves (mate in one, else the biggest capture, else a seeded pseudo-random move)
 //! and, on its N-th move of each game, misbehaves as told:
 //!
-//! `fake-engine [--proto uci|ucci|both] [--millis] [--misbehave MODE] [--at N] [--seed S]
-//! [--score CP] [--think MS]`, MODE one of `legal` (default), `illegal`, `malformed`, `hang`, `crash`,
-//! `overstep` (answers 300 ms after its clock ran out), `resign`.
+//! `fake-engine [--proto uci|ucci|ucci-strict|both] [--millis] [--misbehave MODE] [--at N] [--seed S]
+//! [--score CP] [--think MS] [--weak]` (`--weak`: seeded random moves only), MODE one of `legal` (default), `illegal`, `malformed`, `hang`, `crash`,
+//! `overstep` (answers 300 ms after its clock ran out), `resign`. `ucci-strict` exits when the
+//! first line is not `ucci`, as ElephantEye does.
 //!
 //! A [[bin]] rather than an example: cargo builds every [[bin]] before the integration tests and
 //! hands them its path (`CARGO_BIN_EXE_fake-engine`), so tests spawn it with no build step of
@@ -17,6 +18,7 @@ use chuhan::board::{Move, PieceType, Square};
 use chuhan::{Color, Position};
 
 struct Config {
+    strict: bool,
     uci: bool,
     ucci: bool,
     offer_millis: bool,
@@ -26,10 +28,13 @@ struct Config {
     score: Option<i32>,
     /// Milliseconds spent on every move, to look like a searching engine.
     think_ms: u64,
+    /// Pick moves at random, ignoring mates and captures.
+    weak: bool,
 }
 
 fn parse_args() -> Config {
     let mut c = Config {
+        strict: false,
         uci: true,
         ucci: true,
         offer_millis: false,
@@ -38,6 +43,7 @@ fn parse_args() -> Config {
         seed: 1,
         score: None,
         think_ms: 0,
+        weak: false,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -45,11 +51,13 @@ fn parse_args() -> Config {
         let value = args.get(i + 1).cloned().unwrap_or_default();
         match args[i].as_str() {
             "--proto" => {
-                c.uci = value != "ucci";
+                c.strict = value == "ucci-strict";
+                c.uci = value == "uci" || value == "both";
                 c.ucci = value != "uci";
                 i += 1;
             }
             "--millis" => c.offer_millis = true,
+            "--weak" => c.weak = true,
             "--misbehave" => {
                 c.misbehave = value;
                 i += 1;
@@ -97,9 +105,15 @@ fn material(pos: &Position) -> i32 {
         .sum()
 }
 
-/// Mate in one, else the most valuable capture, else a move picked by the position's key.
-fn choose(pos: &Position, seed: u64) -> Option<Move> {
+/// Mate in one, else the most valuable capture, else a move picked by the position's key
+/// (`weak`: always the latter).
+fn choose(pos: &Position, seed: u64, weak: bool) -> Option<Move> {
     let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    let hash = (pos.key() ^ seed).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 17;
+    let random = moves.get(hash as usize % moves.len().max(1)).copied();
+    if weak {
+        return random;
+    }
     let mates = moves.iter().copied().find(|&m| {
         let mut p = pos.clone();
         p.do_move(m);
@@ -110,10 +124,7 @@ fn choose(pos: &Position, seed: u64) -> Option<Move> {
         .copied()
         .filter(|&m| pos.is_capture(m))
         .max_by_key(|&m| value(pos.piece_at(m.to()).kind()));
-    let hash = (pos.key() ^ seed).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 17;
-    mates
-        .or(capture)
-        .or_else(|| moves.get(hash as usize % moves.len().max(1)).copied())
+    mates.or(capture).or(random)
 }
 
 /// A move of our own piece that is not legal (a king walking off, a piece through others).
@@ -156,8 +167,11 @@ fn main() {
     let mut millis = false;
     let mut moves_made = 0u32;
     let mut hung = false;
-    for line in stdin.lock().lines() {
+    for (n, line) in stdin.lock().lines().enumerate() {
         let Ok(line) = line else { break };
+        if cfg.strict && n == 0 && line.trim() != "ucci" {
+            return;
+        }
         let words: Vec<&str> = line.split_whitespace().collect();
         let mut say = |s: &str| {
             writeln!(out, "{s}").and_then(|()| out.flush()).ok();
@@ -200,7 +214,7 @@ fn main() {
                 } else {
                     "legal"
                 };
-                let Some(best) = choose(&pos, cfg.seed) else {
+                let Some(best) = choose(&pos, cfg.seed, cfg.weak) else {
                     say(if ucci {
                         "nobestmove"
                     } else {

@@ -33,9 +33,45 @@ pub struct EngineProcess {
     dialect: Dialect,
 }
 
+/// Why a handshake failed.
+enum HandshakeError {
+    /// The engine exited on `uci` (ElephantEye quits on anything but `ucci`): try again fresh.
+    ExitedOnUci,
+    Failed(String),
+}
+
+impl From<String> for HandshakeError {
+    fn from(e: String) -> Self {
+        HandshakeError::Failed(e)
+    }
+}
+
 impl EngineProcess {
     /// Spawns the engine and brings it to the ready state within `timeout`.
     pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<EngineProcess, String> {
+        let deadline = Instant::now() + timeout;
+        let mut engine = EngineProcess::spawn(spec)?;
+        match engine.handshake(spec.protocol, deadline) {
+            Ok(()) => {}
+            Err(HandshakeError::ExitedOnUci) => {
+                engine = EngineProcess::spawn(spec)?;
+                engine
+                    .handshake(Protocol::Ucci, deadline)
+                    .map_err(|e| match e {
+                        HandshakeError::Failed(e) => e,
+                        HandshakeError::ExitedOnUci => format!("{}: exited on ucci", spec.name),
+                    })?;
+            }
+            Err(HandshakeError::Failed(e)) => return Err(e),
+        }
+        for (name, value) in &spec.options {
+            engine.send(&engine.dialect.setoption(name, value))?;
+        }
+        engine.sync(deadline)?;
+        Ok(engine)
+    }
+
+    fn spawn(spec: &EngineSpec) -> Result<EngineProcess, String> {
         let mut command = Command::new(&spec.cmd);
         command
             .args(&spec.args)
@@ -67,25 +103,18 @@ impl EngineProcess {
                 }
             }
         });
-        let mut engine = EngineProcess {
+        Ok(EngineProcess {
             name: spec.name.clone(),
             child,
             stdin,
             lines,
             dialect: Dialect::Uci,
-        };
-        let deadline = Instant::now() + timeout;
-        engine.handshake(spec.protocol, deadline)?;
-        for (name, value) in &spec.options {
-            engine.send(&engine.dialect.setoption(name, value))?;
-        }
-        engine.sync(deadline)?;
-        Ok(engine)
+        })
     }
 
     /// Sends the handshake, settles the dialect and, for UCCI, switches on milliseconds when
-    /// the engine offers them.
-    fn handshake(&mut self, protocol: Protocol, deadline: Instant) -> Result<(), String> {
+    /// the engine offers them. Auto-detection sends `uci`, then `ucci` when no `uciok` came.
+    fn handshake(&mut self, protocol: Protocol, deadline: Instant) -> Result<(), HandshakeError> {
         let first = match protocol {
             Protocol::Ucci => "ucci",
             Protocol::Uci | Protocol::Auto => "uci",
@@ -113,8 +142,15 @@ impl EngineProcess {
                     retried = true;
                     self.send("ucci")?;
                 }
-                Wait::Timeout => return Err(format!("{}: no answer to the handshake", self.name)),
-                Wait::Closed => return Err(format!("{}: exited during the handshake", self.name)),
+                Wait::Timeout => {
+                    return Err(format!("{}: no answer to the handshake", self.name).into());
+                }
+                Wait::Closed if protocol == Protocol::Auto && !retried => {
+                    return Err(HandshakeError::ExitedOnUci);
+                }
+                Wait::Closed => {
+                    return Err(format!("{}: exited during the handshake", self.name).into());
+                }
             }
         };
         self.dialect = if acknowledged == Protocol::Uci {

@@ -1,15 +1,46 @@
-//! Sequential probability ratio test on logistic Elo bounds, as fastchess does it: the
-//! generalised SPRT (normal approximation of the log-likelihood ratio) over game pairs
-//! (pentanomial) or, for unpaired games, single games (trinomial).
+//! Sequential probability ratio test on logistic Elo bounds, as fastchess and fishtest do it:
+//! the generalised SPRT over game pairs (pentanomial) or single games (trinomial). For each
+//! hypothesis the outcome distribution closest to the observed one (maximum likelihood) with
+//! the hypothesis' expected score is found; the LLR compares the two. Empty outcome classes
+//! count as 0.001 of a sample (regularisation), so a clean sweep is no division by zero.
 
 use std::fmt;
 use std::str::FromStr;
 
-use super::stats::{Estimate, Pentanomial, Wdl, score_from_elo};
+use super::stats::{Pentanomial, Wdl, score_from_elo};
 
-/// Empty outcome classes count as this many samples, as fishtest does, so that a run of wins
-/// alone (zero variance) still moves the ratio.
+/// Weight given to outcome classes never seen.
 const REGULARISATION: f64 = 1e-3;
+
+/// The distribution of largest likelihood for observed frequencies `probs` (over outcome
+/// values `scores`) among those with mean `s`: p_i = probs_i / (1 + θ (a_i − s)), where θ
+/// solves Σ probs_i (a_i − s) / (1 + θ (a_i − s)) = 0. That sum falls as θ grows, on the
+/// interval where every 1 + θ (a_i − s) is positive, so bisection finds θ.
+fn closest_with_mean(scores: &[f64], probs: &[f64], s: f64) -> Vec<f64> {
+    let dev: Vec<f64> = scores.iter().map(|a| a - s).collect();
+    let max = dev.iter().copied().fold(f64::MIN, f64::max);
+    let min = dev.iter().copied().fold(f64::MAX, f64::min);
+    let (mut lo, mut hi) = (-1.0 / max, -1.0 / min);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        let slope: f64 = probs
+            .iter()
+            .zip(&dev)
+            .map(|(p, d)| p * d / (1.0 + mid * d))
+            .sum();
+        if slope > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let theta = 0.5 * (lo + hi);
+    probs
+        .iter()
+        .zip(&dev)
+        .map(|(p, d)| p / (1.0 + theta * d))
+        .collect()
+}
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
@@ -48,21 +79,23 @@ impl Sprt {
         )
     }
 
-    /// LLR of H1 (elo1) against H0 (elo0): N (s1 − s0)(2 s̄ − s0 − s1) / (2 σ²).
+    /// LLR of H1 (elo1) against H0 (elo0) for (outcome value, count) samples; 0 before any.
     fn llr_of(&self, outcomes: &[(f64, f64)]) -> f64 {
-        let regularised: Vec<(f64, f64)> = outcomes
-            .iter()
-            .map(|&(v, c)| (v, if c > 0.0 { c } else { REGULARISATION }))
-            .collect();
-        let (Some(e), true) = (
-            Estimate::from_outcomes(&regularised),
-            outcomes.iter().any(|o| o.1 > 0.0),
-        ) else {
+        if outcomes.iter().all(|o| o.1 <= 0.0) {
             return 0.0;
-        };
-        let s0 = score_from_elo(self.elo0);
-        let s1 = score_from_elo(self.elo1);
-        e.samples * (s1 - s0) * (2.0 * e.mean - s0 - s1) / (2.0 * e.variance)
+        }
+        let counts: Vec<f64> = outcomes.iter().map(|o| o.1.max(REGULARISATION)).collect();
+        let total: f64 = counts.iter().sum();
+        let probs: Vec<f64> = counts.iter().map(|c| c / total).collect();
+        let scores: Vec<f64> = outcomes.iter().map(|o| o.0).collect();
+        let p0 = closest_with_mean(&scores, &probs, score_from_elo(self.elo0));
+        let p1 = closest_with_mean(&scores, &probs, score_from_elo(self.elo1));
+        total
+            * probs
+                .iter()
+                .zip(p0.iter().zip(&p1))
+                .map(|(p, (a, b))| p * (b.ln() - a.ln()))
+                .sum::<f64>()
     }
 
     pub fn llr_pentanomial(&self, p: &Pentanomial) -> f64 {
@@ -154,24 +187,31 @@ mod tests {
         assert!(close(hi, 2.944_439, 1e-6));
     }
 
+    // Reference values below come from an independent script of the same definition
+    // (fishtest's regularised logistic GSPRT: exact MLE by bisection, then N Σ p ln(p1/p0)).
+
     #[test]
-    fn trinomial_llr_matches_hand_computation() {
-        // 60/20/20: s̄ = 0.7, σ² = 0.16, s0 = 0.5, s1 = 1/(1+10^(-5/400)) = 0.5071951;
-        // LLR = 100 * 0.0071951 * (1.4 - 1.0071951) / 0.32 = 0.88321.
+    fn trinomial_llr_matches_reference() {
         let w = Wdl {
             wins: 60,
             draws: 20,
             losses: 20,
         };
-        assert!(close(standard().llr_wdl(&w), 0.883_207, 1e-5));
+        assert!(
+            close(standard().llr_wdl(&w), 0.707_247, 1e-5),
+            "{}",
+            standard().llr_wdl(&w)
+        );
     }
 
     #[test]
-    fn pentanomial_llr_matches_hand_computation() {
-        // [1,2,10,5,2]: s̄ = 0.5625, σ² = 0.05546875, 20 pairs;
-        // LLR = 20 * 0.0071951 * (1.125 - 1.0071951) / 0.1109375 = 0.152810.
+    fn pentanomial_llr_matches_reference_and_the_normal_approximation() {
         let p = Pentanomial([1, 2, 10, 5, 2]);
-        assert!(close(standard().llr_pentanomial(&p), 0.152_810, 1e-5));
+        let llr = standard().llr_pentanomial(&p);
+        assert!(close(llr, 0.136_965, 1e-5), "{llr}");
+        // For small effects the GSPRT is close to its normal approximation
+        // N (s1 − s0)(2 s̄ − s0 − s1) / (2 σ²) = 20 * 0.0071951 * 0.1178049 / 0.1109375 = 0.15281.
+        assert!((llr / 0.152_810 - 1.0).abs() < 0.15);
     }
 
     #[test]
@@ -180,16 +220,25 @@ mod tests {
         assert_eq!(s.decide(0.0), SprtDecision::Continue);
         assert_eq!(s.decide(3.0), SprtDecision::H1);
         assert_eq!(s.decide(-3.0), SprtDecision::H0);
-        // A clean sweep has no variance; regularisation still sends it past the upper bound.
+        assert_eq!(s.llr_pentanomial(&Pentanomial::default()), 0.0);
+        // Two even pairs say little: no near-infinite ratio from a zero variance.
+        let even = Pentanomial([0, 0, 2, 0, 0]);
+        assert!(close(s.llr_pentanomial(&even), -0.025_082, 1e-5));
+        // Clean sweeps decide a wide test in a few pairs, in either direction.
+        let wide: Sprt = "elo0=0,elo1=300".parse().unwrap();
+        assert!(close(
+            wide.llr_pentanomial(&Pentanomial([0, 0, 0, 0, 5])),
+            2.647_763,
+            1e-4
+        ));
         assert_eq!(
-            s.decide(s.llr_pentanomial(&Pentanomial([0, 0, 0, 0, 5]))),
+            wide.decide(wide.llr_pentanomial(&Pentanomial([0, 0, 0, 0, 6]))),
             SprtDecision::H1
         );
         assert_eq!(
-            s.decide(s.llr_pentanomial(&Pentanomial([5, 0, 0, 0, 0]))),
+            wide.decide(wide.llr_pentanomial(&Pentanomial([3, 0, 0, 0, 0]))),
             SprtDecision::H0
         );
-        assert_eq!(s.llr_pentanomial(&Pentanomial::default()), 0.0);
     }
 
     #[test]

@@ -79,7 +79,7 @@ pub struct Estimate {
 
 impl Estimate {
     /// From (value, count) outcomes; `None` with no sample.
-    pub(super) fn from_outcomes(outcomes: &[(f64, f64)]) -> Option<Estimate> {
+    fn from_outcomes(outcomes: &[(f64, f64)]) -> Option<Estimate> {
         let samples: f64 = outcomes.iter().map(|o| o.1).sum();
         if samples <= 0.0 {
             return None;
