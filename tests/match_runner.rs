@@ -149,6 +149,18 @@ fn round_robin_pairs_every_engine() {
 }
 
 #[test]
+fn engines_run_in_their_own_directory() {
+    let binary = PathBuf::from(FAKE);
+    let dir = binary.parent().unwrap();
+    let name = binary.file_name().unwrap().to_str().unwrap();
+    let spec: EngineSpec = format!("cmd=./{name} dir={} name=local", dir.display())
+        .parse()
+        .unwrap();
+    let result = run_match(&config(vec![spec, fake("b", &[])], 2, Limit::Depth(1))).unwrap();
+    assert_refereed_by_rules(&result);
+}
+
+#[test]
 fn misbehaving_engines_lose_and_the_runner_survives() {
     let tc = Limit::Clock("0.3+0".parse().unwrap());
     let cases: [(&str, &[&str], Limit, &str); 8] = [

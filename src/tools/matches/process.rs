@@ -72,7 +72,16 @@ impl EngineProcess {
     }
 
     fn spawn(spec: &EngineSpec) -> Result<EngineProcess, String> {
-        let mut command = Command::new(&spec.cmd);
+        // A relative path is found from `dir`, made absolute because std leaves relative
+        // programs with a working directory platform-specific; a bare name is looked up in PATH.
+        let program = match &spec.dir {
+            Some(dir) if spec.cmd.is_relative() && spec.cmd.components().count() > 1 => {
+                let joined = dir.join(&spec.cmd);
+                std::path::absolute(&joined).unwrap_or(joined)
+            }
+            _ => spec.cmd.clone(),
+        };
+        let mut command = Command::new(&program);
         command
             .args(&spec.args)
             .stdin(Stdio::piped())
