@@ -163,11 +163,12 @@ fn engines_run_in_their_own_directory() {
 #[test]
 fn misbehaving_engines_lose_and_the_runner_survives() {
     let tc = Limit::Clock("0.3+0".parse().unwrap());
-    let cases: [(&str, &[&str], Limit, &str); 8] = [
+    let cases: [(&str, &[&str], Limit, &str); 9] = [
         ("illegal", &[], Limit::Depth(1), "illegal move"),
         ("malformed", &[], Limit::Depth(1), "malformed move"),
         ("crash", &[], Limit::Depth(1), "crash"),
-        ("resign", &[], Limit::Depth(1), "resign"),
+        ("nomove", &[], Limit::Depth(1), "no move"),
+        ("resign", &["--proto", "ucci"], Limit::Depth(1), "resign"),
         ("hang", &[], tc, "unresponsive"),
         (
             "hang",

@@ -4,7 +4,8 @@
 //!
 //! `fake-engine [--proto uci|ucci|ucci-strict|both] [--millis] [--misbehave MODE] [--at N] [--seed S]
 //! [--score CP] [--think MS] [--weak]` (`--weak`: seeded random moves only), MODE one of `legal` (default), `illegal`, `malformed`, `hang`, `crash`,
-//! `overstep` (answers 300 ms after its clock ran out), `resign`. `ucci-strict` exits when the
+//! `overstep` (answers 300 ms after its clock ran out), `nomove` (`nobestmove` or
+//! `bestmove (none)`), `resign` (`bestmove <move> resign`). `ucci-strict` exits when the
 //! first line is not `ucci`, as ElephantEye does.
 //!
 //! A [[bin]] rather than an example: cargo builds every [[bin]] before the integration tests and
@@ -234,7 +235,8 @@ fn main() {
                     "malformed" => say("bestmove z9z9x"),
                     "hang" => hung = true,
                     "crash" => std::process::exit(3),
-                    "resign" => say(if ucci {
+                    "resign" => say(&format!("bestmove {best} resign")),
+                    "nomove" => say(if ucci {
                         "nobestmove"
                     } else {
                         "bestmove (none)"

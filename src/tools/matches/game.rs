@@ -44,8 +44,13 @@ pub enum Termination {
         by: Color,
         detail: String,
     },
-    /// `nobestmove`, `bestmove (none)` or `bestmove … resign`.
+    /// `bestmove … resign`.
     Resign {
+        by: Color,
+    },
+    /// `nobestmove` or `bestmove (none)` with legal moves on the board (ElephantEye, for one,
+    /// says it when it thinks the game is drawn by its own rules).
+    NoMove {
         by: Color,
     },
     AdjudicatedResign {
@@ -73,6 +78,7 @@ impl Termination {
             Termination::Unresponsive { .. } => "unresponsive",
             Termination::Crash { .. } => "crash",
             Termination::Resign { .. } => "resign",
+            Termination::NoMove { .. } => "no move",
             Termination::AdjudicatedResign { .. } => "adjudicated resign",
             Termination::AdjudicatedDraw => "adjudicated draw",
         }
@@ -93,6 +99,7 @@ impl fmt::Display for Termination {
             Termination::Unresponsive { by } => write!(f, "{} stopped responding", by.name()),
             Termination::Crash { by, detail } => write!(f, "{} crashed ({detail})", by.name()),
             Termination::Resign { by } => write!(f, "{} resigns", by.name()),
+            Termination::NoMove { by } => write!(f, "{} gave no move", by.name()),
             Termination::AdjudicatedResign { by } => {
                 write!(f, "{} resigns by adjudication", by.name())
             }
@@ -276,7 +283,8 @@ pub fn play_game(
             return lose(side, Termination::TimeForfeit { by: side }, moves, restart);
         }
         let text = match reply {
-            Reply::NoMove | Reply::Move { resign: true, .. } => {
+            Reply::NoMove => return lose(side, Termination::NoMove { by: side }, moves, restart),
+            Reply::Move { resign: true, .. } => {
                 return lose(side, Termination::Resign { by: side }, moves, restart);
             }
             Reply::Move { text, .. } => text,
