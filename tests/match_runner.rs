@@ -224,6 +224,23 @@ fn misbehaving_engines_lose_and_the_runner_survives() {
 }
 
 #[test]
+fn a_move_inside_the_margin_counts_and_a_stray_nobestmove_is_ignored() {
+    // The engine answers 40 ms after its flag, after the runner sent `stop`; being UCCI it
+    // then answers that `stop` with `nobestmove`, which must not be taken for its next reply.
+    let mut cfg = config(
+        vec![
+            fake("late", &["--proto", "ucci", "--millis", "--misbehave", "margin", "--at", "2"]),
+            fake("prompt", &[]),
+        ],
+        2,
+        Limit::Clock("0.3+0.1".parse().unwrap()),
+    );
+    cfg.rules.margin = Duration::from_millis(250);
+    let result = run_match(&cfg).unwrap();
+    assert_refereed_by_rules(&result);
+}
+
+#[test]
 fn auto_detection_finds_uci_and_ucci_engines() {
     let mut cfg = config(
         vec![

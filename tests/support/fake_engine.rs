@@ -5,7 +5,9 @@
 //! `fake-engine [--proto uci|ucci|ucci-strict|both] [--millis] [--misbehave MODE] [--at N] [--seed S]
 //! [--score CP] [--think MS] [--weak]` (`--weak`: seeded random moves only), MODE one of `legal` (default), `illegal`, `malformed`, `hang`, `crash`,
 //! `overstep` (answers 300 ms after its clock ran out), `nomove` (`nobestmove` or
-//! `bestmove (none)`), `resign` (`bestmove <move> resign`). `ucci-strict` exits when the
+//! `bestmove (none)`), `resign` (`bestmove <move> resign`), `margin` (answers 40 ms after its
+//! clock ran out, inside a lag margin). Like a UCCI engine, it answers `stop` when idle with
+//! `nobestmove`. `ucci-strict` exits when the
 //! first line is not `ucci`, as ElephantEye does.
 //!
 //! A [[bin]] rather than an example: cargo builds every [[bin]] before the integration tests and
@@ -194,6 +196,7 @@ fn main() {
                 say("ucciok");
             }
             Some("isready") => say("readyok"),
+            Some("stop") if ucci => say("nobestmove"),
             Some("ucinewgame") => moves_made = 0,
             Some("setoption") if words.get(1) == Some(&"newgame") => moves_made = 0,
             Some("setoption") if words.get(1) == Some(&"usemillisec") => {
@@ -241,9 +244,10 @@ fn main() {
                     } else {
                         "bestmove (none)"
                     }),
-                    "overstep" => {
+                    "overstep" | "margin" => {
                         let t = own_time_ms(&line, pos.side_to_move(), millis, ucci);
-                        std::thread::sleep(Duration::from_millis(t + 300));
+                        let late = if mode == "margin" { 40 } else { 300 };
+                        std::thread::sleep(Duration::from_millis(t + late));
                         say(&format!("bestmove {best}"));
                     }
                     _ => say(&format!("bestmove {best}")),

@@ -12,7 +12,7 @@ use crate::rules::{GameRecord, GameResult, Reason};
 
 use super::adjudication::{Adjudication, DrawRule, ResignRule, adjudicate};
 use super::clock::{Clock, Limit, TimeControl};
-use super::dialect::{Reply, parse_bestmove, parse_info, position_line};
+use super::dialect::{InfoScore, Reply, parse_bestmove, parse_info, position_line};
 use super::process::{EngineProcess, Wait};
 
 /// How long an engine past its deadline gets to answer `stop` before it counts as hung.
@@ -150,13 +150,24 @@ enum Failure {
     Closed(String),
 }
 
-/// Reads until `bestmove`: `Ok` with the reply, its elapsed time and the last scored `info`.
+/// A reply to `go`, with what came before it.
+struct Answer {
+    reply: Reply,
+    elapsed: Duration,
+    /// The last `info` line with a score.
+    info: Option<InfoScore>,
+    /// `stop` went out at the flag: an engine that had just answered may add a stray
+    /// `nobestmove` (UCCI's answer to `stop` when idle).
+    stop_sent: bool,
+}
+
+/// Reads until `bestmove`, sending `stop` at the flag.
 fn await_reply(
     engine: &mut EngineProcess,
     started: Instant,
     flag: Option<Duration>,
     deadline: Duration,
-) -> Result<(Reply, Duration, Option<super::dialect::InfoScore>), Failure> {
+) -> Result<Answer, Failure> {
     let mut info = None;
     let mut stop_sent = false;
     loop {
@@ -167,7 +178,12 @@ fn await_reply(
         match engine.recv(until) {
             Wait::Line(line) => {
                 if let Some(reply) = parse_bestmove(&line) {
-                    return Ok((reply, started.elapsed(), info));
+                    return Ok(Answer {
+                        reply,
+                        elapsed: started.elapsed(),
+                        info,
+                        stop_sent,
+                    });
                 }
                 if let Some(i) = parse_info(&line) {
                     info = Some(i);
@@ -266,8 +282,13 @@ pub fn play_game(
         let reply = sent
             .map_err(Failure::Closed)
             .and_then(|()| await_reply(engine, started, flag, deadline));
-        let (reply, elapsed, info) = match reply {
-            Ok(r) => r,
+        let Answer {
+            reply,
+            elapsed,
+            info,
+            stop_sent,
+        } = match reply {
+            Ok(a) => a,
             Err(Failure::Late { answered }) => {
                 restart[side.index()] = !answered;
                 let t = if answered {
@@ -281,6 +302,9 @@ pub fn play_game(
         };
         if elapsed > deadline {
             return lose(side, Termination::TimeForfeit { by: side }, moves, restart);
+        }
+        if stop_sent && let Err(detail) = engine.sync(Instant::now() + rules.ready_timeout) {
+            return crash(side, detail, moves, restart);
         }
         let text = match reply {
             Reply::NoMove => return lose(side, Termination::NoMove { by: side }, moves, restart),
