@@ -48,6 +48,8 @@ enum Command {
         /// Search depth (default: the standard bench depth).
         depth: Option<u32>,
     },
+    /// Play engines against each other (UCI/UCCI), with statistics, SPRT and PGN.
+    Match(Box<chuhan::tools::matches::MatchArgs>),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
             println!("{}", bench_report(&r));
             ExitCode::SUCCESS
         }
+        Some(Command::Match(args)) => chuhan::tools::matches::run_cli(*args),
         Some(Command::Perft { depth, fen }) => {
             let pos = match fen {
                 Some(f) => Position::from_fen(&f),

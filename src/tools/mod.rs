@@ -1,4 +1,6 @@
-//! Users of the engine API: terminal play and the PGN writer it shares with other tools.
+//! Users of the engine API and the rules, never their insides: terminal play, the match runner
+//! and the PGN writer they share.
 
+pub mod matches;
 pub mod pgn;
 pub mod play;
