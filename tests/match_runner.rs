@@ -229,7 +229,18 @@ fn a_move_inside_the_margin_counts_and_a_stray_nobestmove_is_ignored() {
     // then answers that `stop` with `nobestmove`, which must not be taken for its next reply.
     let mut cfg = config(
         vec![
-            fake("late", &["--proto", "ucci", "--millis", "--misbehave", "margin", "--at", "2"]),
+            fake(
+                "late",
+                &[
+                    "--proto",
+                    "ucci",
+                    "--millis",
+                    "--misbehave",
+                    "margin",
+                    "--at",
+                    "2",
+                ],
+            ),
             fake("prompt", &[]),
         ],
         2,

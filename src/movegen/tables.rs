@@ -55,7 +55,9 @@ const fn in_palace(f: i32, r: i32) -> bool {
 const ORTHO: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
-const fn build_king() -> [Steps; 90] {
+/// One step in each of `dirs`, staying inside the same palace (king: orthogonal, advisor:
+/// diagonal).
+const fn build_palace_steps(dirs: [(i32, i32); 4]) -> [Steps; 90] {
     let mut t = [Steps::EMPTY; 90];
     let mut s = 0;
     while s < 90 {
@@ -63,28 +65,8 @@ const fn build_king() -> [Steps; 90] {
         if in_palace(f, r) {
             let mut i = 0;
             while i < 4 {
-                let (nf, nr) = (f + ORTHO[i].0, r + ORTHO[i].1);
+                let (nf, nr) = (f + dirs[i].0, r + dirs[i].1);
                 // Same palace: ranks must stay on the same side.
-                if on_board(nf, nr) && in_palace(nf, nr) && (nr <= 2) == (r <= 2) {
-                    t[s as usize] = t[s as usize].push(sq(nf, nr), 0);
-                }
-                i += 1;
-            }
-        }
-        s += 1;
-    }
-    t
-}
-
-const fn build_advisor() -> [Steps; 90] {
-    let mut t = [Steps::EMPTY; 90];
-    let mut s = 0;
-    while s < 90 {
-        let (f, r) = (s % 9, s / 9);
-        if in_palace(f, r) {
-            let mut i = 0;
-            while i < 4 {
-                let (nf, nr) = (f + DIAG[i].0, r + DIAG[i].1);
                 if on_board(nf, nr) && in_palace(nf, nr) && (nr <= 2) == (r <= 2) {
                     t[s as usize] = t[s as usize].push(sq(nf, nr), 0);
                 }
@@ -187,8 +169,8 @@ const fn build_pawn(red: bool) -> [Steps; 90] {
     t
 }
 
-pub static KING_STEPS: [Steps; 90] = build_king();
-pub static ADVISOR_STEPS: [Steps; 90] = build_advisor();
+pub static KING_STEPS: [Steps; 90] = build_palace_steps(ORTHO);
+pub static ADVISOR_STEPS: [Steps; 90] = build_palace_steps(DIAG);
 pub static ELEPHANT_STEPS: [Steps; 90] = build_elephant();
 pub static HORSE_STEPS: [Steps; 90] = build_horse();
 pub static HORSE_ATTACKERS: [Steps; 90] = build_horse_attackers();
