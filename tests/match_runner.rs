@@ -229,7 +229,18 @@ fn a_move_inside_the_margin_counts_and_a_stray_nobestmove_is_ignored() {
     // then answers that `stop` with `nobestmove`, which must not be taken for its next reply.
     let mut cfg = config(
         vec![
-            fake("late", &["--proto", "ucci", "--millis", "--misbehave", "margin", "--at", "2"]),
+            fake(
+                "late",
+                &[
+                    "--proto",
+                    "ucci",
+                    "--millis",
+                    "--misbehave",
+                    "margin",
+                    "--at",
+                    "2",
+                ],
+            ),
             fake("prompt", &[]),
         ],
         2,
@@ -286,6 +297,32 @@ fn score_adjudication_resigns_and_draws() {
         assert_eq!(g.outcome.moves.len(), 6);
     }
     assert_eq!(result.pairings[0].wdl.draws, 2);
+}
+
+#[test]
+fn ucci_draw_offer_and_acceptance_end_the_game() {
+    let peaceful = ["--proto", "ucci", "--draw"];
+    let result = run_match(&config(
+        vec![fake("a", &peaceful), fake("b", &peaceful)],
+        2,
+        Limit::Depth(1),
+    ))
+    .unwrap();
+    for g in &result.games {
+        assert_eq!(g.outcome.termination, Termination::DrawAgreed);
+        assert_eq!(
+            (g.outcome.result, g.outcome.moves.len()),
+            (GameResult::Draw, 2)
+        );
+    }
+    // An offer nobody accepts changes nothing.
+    let result = run_match(&config(
+        vec![fake("a", &peaceful), fake("b", &["--proto", "ucci"])],
+        2,
+        Limit::Depth(1),
+    ))
+    .unwrap();
+    assert_refereed_by_rules(&result);
 }
 
 #[test]
