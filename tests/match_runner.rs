@@ -300,6 +300,32 @@ fn score_adjudication_resigns_and_draws() {
 }
 
 #[test]
+fn ucci_draw_offer_and_acceptance_end_the_game() {
+    let peaceful = ["--proto", "ucci", "--draw"];
+    let result = run_match(&config(
+        vec![fake("a", &peaceful), fake("b", &peaceful)],
+        2,
+        Limit::Depth(1),
+    ))
+    .unwrap();
+    for g in &result.games {
+        assert_eq!(g.outcome.termination, Termination::DrawAgreed);
+        assert_eq!(
+            (g.outcome.result, g.outcome.moves.len()),
+            (GameResult::Draw, 2)
+        );
+    }
+    // An offer nobody accepts changes nothing.
+    let result = run_match(&config(
+        vec![fake("a", &peaceful), fake("b", &["--proto", "ucci"])],
+        2,
+        Limit::Depth(1),
+    ))
+    .unwrap();
+    assert_refereed_by_rules(&result);
+}
+
+#[test]
 fn sprt_stops_the_match_once_decided() {
     let mut cfg = config(
         vec![fake("greedy", &[]), fake("random", &["--weak"])],

@@ -3,7 +3,8 @@
 //! and, on its N-th move of each game, misbehaves as told:
 //!
 //! `fake-engine [--proto uci|ucci|ucci-strict|both] [--millis] [--misbehave MODE] [--at N] [--seed S]
-//! [--score CP] [--think MS] [--weak]` (`--weak`: seeded random moves only), MODE one of `legal` (default), `illegal`, `malformed`, `hang`, `crash`,
+//! [--score CP] [--think MS] [--weak] [--draw]` (`--weak`: seeded random moves only; `--draw`:
+//! every UCCI `bestmove` offers a draw), MODE one of `legal` (default), `illegal`, `malformed`, `hang`, `crash`,
 //! `overstep` (answers 300 ms after its clock ran out), `nomove` (`nobestmove` or
 //! `bestmove (none)`), `resign` (`bestmove <move> resign`), `margin` (answers 40 ms after its
 //! clock ran out, inside a lag margin). Like a UCCI engine, it answers `stop` when idle with
@@ -33,6 +34,8 @@ struct Config {
     think_ms: u64,
     /// Pick moves at random, ignoring mates and captures.
     weak: bool,
+    /// Offer a draw with every move (UCCI).
+    draw: bool,
 }
 
 fn parse_args() -> Config {
@@ -47,6 +50,7 @@ fn parse_args() -> Config {
         score: None,
         think_ms: 0,
         weak: false,
+        draw: false,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -61,6 +65,7 @@ fn parse_args() -> Config {
             }
             "--millis" => c.offer_millis = true,
             "--weak" => c.weak = true,
+            "--draw" => c.draw = true,
             "--misbehave" => {
                 c.misbehave = value;
                 i += 1;
@@ -250,6 +255,7 @@ fn main() {
                         std::thread::sleep(Duration::from_millis(t + late));
                         say(&format!("bestmove {best}"));
                     }
+                    _ if cfg.draw && ucci => say(&format!("bestmove {best} draw")),
                     _ => say(&format!("bestmove {best}")),
                 }
             }

@@ -51,6 +51,14 @@ impl Dialect {
         }
     }
 
+    /// Tells a UCCI engine, in its `go` line, that the opponent offers a draw (UCI has no way).
+    pub fn with_draw_offer(self, go: String) -> String {
+        match (self, go.strip_prefix("go ")) {
+            (Dialect::Ucci { .. }, Some(rest)) => format!("go draw {rest}"),
+            _ => go,
+        }
+    }
+
     /// Milliseconds in the engine's time unit (UCCI without `usemillisec`: whole seconds).
     fn time(self, ms: u64) -> u64 {
         match self {
@@ -213,6 +221,16 @@ mod tests {
                 &periods
             ),
             "go time 60000 movestogo 40 opptime 60000 oppmovestogo 40"
+        );
+    }
+
+    #[test]
+    fn draw_offers_reach_ucci_engines_only() {
+        let ucci = Dialect::Ucci { millis: true };
+        assert_eq!(ucci.with_draw_offer("go depth 3".into()), "go draw depth 3");
+        assert_eq!(
+            Dialect::Uci.with_draw_offer("go depth 3".into()),
+            "go depth 3"
         );
     }
 

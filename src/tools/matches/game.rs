@@ -57,6 +57,8 @@ pub enum Termination {
         by: Color,
     },
     AdjudicatedDraw,
+    /// UCCI draw flags on two moves in a row: an offer and its acceptance.
+    DrawAgreed,
 }
 
 impl Termination {
@@ -81,6 +83,7 @@ impl Termination {
             Termination::NoMove { .. } => "no move",
             Termination::AdjudicatedResign { .. } => "adjudicated resign",
             Termination::AdjudicatedDraw => "adjudicated draw",
+            Termination::DrawAgreed => "draw agreed",
         }
     }
 }
@@ -104,6 +107,7 @@ impl fmt::Display for Termination {
                 write!(f, "{} resigns by adjudication", by.name())
             }
             Termination::AdjudicatedDraw => write!(f, "draw by adjudication"),
+            Termination::DrawAgreed => write!(f, "draw by agreement"),
         }
     }
 }
@@ -257,13 +261,18 @@ pub fn play_game(
         },
     };
     let mut clocks = [Clock::new(tc), Clock::new(tc)];
+    // The side whose last move carried a UCCI draw offer.
+    let mut draw_offer: Option<Color> = None;
     loop {
         if let Some(v) = record.verdict(rules.move_limit) {
             return end(v.result, Termination::Rules(v.reason), moves, restart);
         }
         let side = record.position().side_to_move();
         let engine = &mut *engines[side.index()];
-        let go = engine.dialect().go(&rules.limit, side, &clocks);
+        let mut go = engine.dialect().go(&rules.limit, side, &clocks);
+        if draw_offer == Some(side.flip()) {
+            go = engine.dialect().with_draw_offer(go);
+        }
         let sent = engine
             .send(&position_line(&start_fen, record.moves()))
             .and_then(|()| engine.send(&go));
@@ -306,12 +315,12 @@ pub fn play_game(
         if stop_sent && let Err(detail) = engine.sync(Instant::now() + rules.ready_timeout) {
             return crash(side, detail, moves, restart);
         }
-        let text = match reply {
+        let (text, offers_draw) = match reply {
             Reply::NoMove => return lose(side, Termination::NoMove { by: side }, moves, restart),
             Reply::Move { resign: true, .. } => {
                 return lose(side, Termination::Resign { by: side }, moves, restart);
             }
-            Reply::Move { text, .. } => text,
+            Reply::Move { text, draw, .. } => (text, draw),
         };
         let mv = match record.position().parse_move(&text) {
             Ok(m) => m,
@@ -360,5 +369,10 @@ pub fn play_game(
             }
             None => {}
         }
+        let accepted = offers_draw && draw_offer == Some(side.flip());
+        if accepted && record.verdict(rules.move_limit).is_none() {
+            return end(GameResult::Draw, Termination::DrawAgreed, moves, restart);
+        }
+        draw_offer = offers_draw.then_some(side);
     }
 }
