@@ -14,9 +14,8 @@ use chuhan::tools::matches::{
 };
 
 const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
-/// The engine of the self-match. Switch to `env!("CARGO_BIN_EXE_chuhan")` once chuhan speaks
-/// the protocol.
-const SELF_MATCH_ENGINE: &str = FAKE;
+/// The engine of the self-match: chuhan itself.
+const SELF_MATCH_ENGINE: &str = env!("CARGO_BIN_EXE_chuhan");
 
 fn engine(cmd: &str, name: &str, args: &[&str]) -> EngineSpec {
     let mut s = format!("cmd={cmd} name={name}");
@@ -89,10 +88,10 @@ fn self_match_at_fixed_depth_is_refereed_end_to_end() {
     let mut cfg = config(
         vec![
             engine(SELF_MATCH_ENGINE, "one", &[]),
-            engine(SELF_MATCH_ENGINE, "two", &["--seed", "9"]),
+            engine(SELF_MATCH_ENGINE, "two", &[]),
         ],
         4,
-        Limit::Depth(2),
+        Limit::Depth(3),
     );
     cfg.openings = bench_openings()[..2].to_vec();
     cfg.pgn = Some(pgn.clone());
@@ -116,7 +115,7 @@ fn self_match_at_fixed_depth_is_refereed_end_to_end() {
     assert_eq!(text.matches("[FEN \"").count(), 4);
     assert_eq!(text.matches("[Termination \"").count(), 4);
     assert!(
-        text.contains("/1 "),
+        text.contains("/3 "),
         "per-move score/depth comments: {text}"
     );
 }
