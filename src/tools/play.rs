@@ -19,7 +19,7 @@ use crate::board::{Color, Move, Position};
 use crate::engine::{BestMove, Clock, Engine, Limits, Report, Reporter, Score, SearchInfo};
 use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord, GameResult};
 
-use super::pgn::{PgnHeader, game_pgn, numbered_moves};
+use super::pgn::{PgnHeader, PgnWriter, numbered_moves, today};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Side {
@@ -546,13 +546,18 @@ impl Session {
             Color::Black => (engine, "Human".to_string()),
         };
         let header = PgnHeader {
-            event: "chuhan play".into(),
-            red,
-            black,
-            result: self.ending.as_ref().map_or("*", |e| e.result.pgn()).into(),
-            termination: self.ending.as_ref().map(|e| e.reason.clone()),
+            event: "chuhan play",
+            date: &today(),
+            round: "-",
+            red: &red,
+            black: &black,
+            result: self.ending.as_ref().map_or("*", |e| e.result.pgn()),
         };
-        match std::fs::write(path, game_pgn(&self.record, &header)) {
+        let moves = self.record.moves().iter().map(|&m| (m, None));
+        let ending = self.ending.as_ref().map(|e| e.reason.as_str());
+        let pgn =
+            PgnWriter::new(&header, self.record.start(), Notation::Chinese).finish(moves, ending);
+        match std::fs::write(path, pgn) {
             Ok(()) => writeln!(out, "Game saved to {}", path.display()),
             Err(e) => writeln!(out, "Could not save to {}: {e}", path.display()),
         }

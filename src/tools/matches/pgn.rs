@@ -1,48 +1,25 @@
-//! PGN of a finished game, in the xiangqi dialect of PGN (as xqbase writes it): `[Game "Chinese
-//! Chess"]`, `[Red]`/`[Black]`, `[Format "ICCS"]` moves like `H2-E2`, `[FEN]` when the game
-//! does not start from the start position, and a `{score/depth time}` comment per move.
-//! `[White]` repeats the Red player for chess rating tools that read only White/Black.
+//! What the match runner puts in a game's PGN record, written by [`crate::tools::pgn`]: ICCS
+//! moves (`H2-E2`) with a `{score/depth time}` comment each, `[White]` repeating the Red
+//! player for chess rating tools that read only White/Black, and `TimeControl`, `PlyCount` and
+//! `Termination` tags.
 
 use std::fmt::Write as _;
-use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::board::{Color, Move, Position};
+use crate::board::Position;
+use crate::board::notation::Notation;
 use crate::engine::Score;
+use crate::tools::pgn::{PgnHeader, PgnWriter};
 
 use super::game::{GameOutcome, MoveRecord};
 
-/// Everything a PGN record shows beyond the game itself.
-pub struct PgnHeader<'a> {
+/// Everything a match's PGN record shows beyond the game itself.
+pub struct MatchTags<'a> {
     pub event: &'a str,
     pub round: u32,
     pub date: &'a str,
     pub red: &'a str,
     pub black: &'a str,
     pub time_control: &'a str,
-}
-
-/// Today (UTC) as PGN writes dates, `YYYY.MM.DD`.
-pub fn today() -> String {
-    let days = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    // Days since 1970-01-01 to a civil date (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
-}
-
-/// ICCS as PGN writes it: `H2-E2`.
-fn iccs(m: Move) -> String {
-    let t = m.to_string().to_ascii_uppercase();
-    format!("{}-{}", &t[..2], &t[2..])
 }
 
 fn comment(r: &MoveRecord) -> String {
@@ -64,67 +41,21 @@ fn comment(r: &MoveRecord) -> String {
 }
 
 /// The game as one PGN record, blank line included.
-pub fn format_game(h: &PgnHeader, start: &Position, outcome: &GameOutcome) -> String {
-    let result = outcome.result.pgn();
-    let mut out = String::new();
-    let mut tag = |name: &str, value: &str| {
-        let value = value.replace('\\', "\\\\").replace('"', "\\\"");
-        writeln!(out, "[{name} \"{value}\"]").expect("string");
+pub fn format_game(t: &MatchTags, start: &Position, outcome: &GameOutcome) -> String {
+    let header = PgnHeader {
+        event: t.event,
+        date: t.date,
+        round: &t.round.to_string(),
+        red: t.red,
+        black: t.black,
+        result: outcome.result.pgn(),
     };
-    tag("Game", "Chinese Chess");
-    tag("Event", h.event);
-    tag("Site", "?");
-    tag("Date", h.date);
-    tag("Round", &h.round.to_string());
-    tag("Red", h.red);
-    tag("Black", h.black);
-    tag("White", h.red);
-    tag("Result", result);
-    let fen = start.to_fen();
-    if fen != Position::startpos().to_fen() {
-        tag("FEN", &fen);
-    }
-    tag("Format", "ICCS");
-    tag("TimeControl", h.time_control);
-    tag("PlyCount", &outcome.moves.len().to_string());
-    tag("Termination", &outcome.termination.to_string());
-    out.push('\n');
-
-    let mut text = String::new();
-    let mut number = start.fullmove_number().max(1);
-    let mut side = start.side_to_move();
-    for (i, r) in outcome.moves.iter().enumerate() {
-        if side == Color::Red {
-            write!(text, "{number}. ").expect("string");
-        } else if i == 0 {
-            write!(text, "{number}... ").expect("string");
-        }
-        write!(text, "{} {{{}}} ", iccs(r.mv), comment(r)).expect("string");
-        if side == Color::Black {
-            number += 1;
-        }
-        side = side.flip();
-    }
-    text.push_str(result);
-    wrap_into(&mut out, &text, 79);
-    out.push_str("\n\n");
-    out
-}
-
-/// Appends `text` broken at spaces into lines of at most `width` characters (PGN asks < 80).
-fn wrap_into(out: &mut String, text: &str, width: usize) {
-    let mut line_len = 0;
-    for word in text.split(' ') {
-        if line_len > 0 && line_len + 1 + word.len() > width {
-            out.push('\n');
-            line_len = 0;
-        } else if line_len > 0 {
-            out.push(' ');
-            line_len += 1;
-        }
-        out.push_str(word);
-        line_len += word.len();
-    }
+    let mut pgn = PgnWriter::new(&header, start, Notation::Iccs);
+    pgn.tag("White", t.red)
+        .tag("TimeControl", t.time_control)
+        .tag("PlyCount", &outcome.moves.len().to_string())
+        .tag("Termination", &outcome.termination.to_string());
+    pgn.finish(outcome.moves.iter().map(|r| (r.mv, Some(comment(r)))), None)
 }
 
 #[cfg(test)]
@@ -132,6 +63,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::board::Color;
     use crate::rules::{GameResult, Reason};
     use crate::tools::matches::game::Termination;
 
@@ -144,8 +76,8 @@ mod tests {
         }
     }
 
-    fn header() -> PgnHeader<'static> {
-        PgnHeader {
+    fn header() -> MatchTags<'static> {
+        MatchTags {
             event: "test",
             round: 3,
             date: "2026.11.29",
@@ -200,12 +132,5 @@ mod tests {
         assert!(text.contains(&format!("[FEN \"{}\"]", pos.to_fen())));
         assert!(text.contains("1... H7-E7 {0.001s} 1/2-1/2"), "{text}");
         assert!(text.lines().all(|l| l.len() < 80));
-    }
-
-    #[test]
-    fn date_is_well_formed() {
-        let d = today();
-        assert_eq!(d.len(), 10);
-        assert!(d.starts_with("20") && &d[4..5] == "." && &d[7..8] == ".");
     }
 }

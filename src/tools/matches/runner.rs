@@ -13,12 +13,13 @@ use crate::board::{Color, Position};
 use crate::rules::GameResult;
 
 use super::game::{GameOutcome, GameRules, Termination, play_game};
-use super::pgn::{PgnHeader, format_game, today};
+use super::pgn::{MatchTags, format_game};
 use super::process::EngineProcess;
 use super::report::Progress;
 use super::spec::EngineSpec;
 use super::sprt::{Sprt, SprtDecision};
 use super::stats::{Pentanomial, Wdl};
+use crate::tools::pgn::today;
 
 pub struct MatchConfig {
     pub engines: Vec<EngineSpec>,
@@ -257,7 +258,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchResult, String> {
                 .entry(game.outcome.termination.category())
                 .or_default() += 1;
             if let Some(file) = pgn.as_mut() {
-                let header = PgnHeader {
+                let header = MatchTags {
                     event: &config.event,
                     round: game.round,
                     date: &date,
