@@ -379,3 +379,75 @@ fn search_root(
     root[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Position, Square};
+    use crate::engine::Report;
+    use crate::tt::TtBound;
+    use std::sync::Mutex;
+
+    struct Collect(Mutex<Vec<Report>>);
+
+    impl Reporter for Collect {
+        fn report(&self, r: Report) {
+            self.0.lock().unwrap().push(r);
+        }
+    }
+
+    /// Table entries with moves that are illegal where they are read (as after a key collision)
+    /// must never be played.
+    #[test]
+    fn garbage_hash_moves_are_never_played() {
+        let tt = TranspositionTable::new(1);
+        let pos = Position::startpos();
+        // Fill the table for the root and every child with moves illegal there.
+        let junk = [
+            Move::new(Square::new(0, 0), Square::new(0, 9)),
+            Move::new(Square::new(4, 9), Square::new(4, 8)),
+            Move::new(Square::new(1, 2), Square::new(1, 9)),
+        ];
+        let mut keys = vec![pos.key()];
+        for m in pos.legal_moves().iter() {
+            keys.push(pos.key_after(*m));
+        }
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(k, junk[i % junk.len()], 0, 0, 20, TtBound::Lower);
+        }
+        let setup = SearchSetup {
+            game: GameRecord::new(pos.clone()),
+            limits: Limits {
+                depth: Some(4),
+                ..Limits::default()
+            },
+            banmoves: Vec::new(),
+            multipv: 1,
+            move_overhead_ms: 0,
+            move_limit: 120,
+            start: Instant::now(),
+        };
+        let reports = Collect(Mutex::new(Vec::new()));
+        run(
+            &mut [Worker::new(0)],
+            &setup,
+            &tt,
+            &Control::default(),
+            &reports,
+        );
+        let reports = reports.0.into_inner().unwrap();
+        for r in &reports {
+            if let Report::Info(i) = r {
+                let mut p = pos.clone();
+                for &m in &i.pv {
+                    assert!(p.is_legal(m), "illegal {m} in PV {:?}", i.pv);
+                    p.do_move(m);
+                }
+            }
+        }
+        match reports.last() {
+            Some(Report::BestMove(b)) => assert!(pos.is_legal(b.best.unwrap())),
+            other => panic!("{other:?}"),
+        }
+    }
+}
