@@ -6,13 +6,14 @@ use std::time::Instant;
 
 use crate::board::Move;
 use crate::engine::{BestMove, Bound, Limits, Report, Reporter, Score, SearchInfo};
+use crate::eval::evaluate;
 use crate::rules::GameRecord;
-use crate::tt::TranspositionTable;
+use crate::tt::{TranspositionTable, TtBound};
 
 use super::MAX_PLY;
 use super::control::Control;
 use super::picker::mvv_lva;
-use super::score::{DECISIVE, INFINITE, MATE, report};
+use super::score::{DECISIVE, INFINITE, MATE, report, to_tt};
 use super::time::TimeManager;
 use super::worker::{SearchContext, Worker};
 
@@ -305,6 +306,15 @@ fn iterate(
         let Some(reporter) = reporter else {
             continue;
         };
+        // The root's result, for the next search's move order and for `probe`.
+        ctx.tt.store(
+            w.pos.key(),
+            root[0].mv,
+            to_tt(root[0].score, 0),
+            evaluate(&w.pos),
+            depth,
+            TtBound::Exact,
+        );
         let elapsed = ctx.time.elapsed_ms();
         if elapsed < REPORT_ALL_MS || elapsed >= last_report + REPORT_INTERVAL_MS {
             last_report = elapsed;
@@ -385,7 +395,6 @@ mod tests {
     use super::*;
     use crate::board::{Position, Square};
     use crate::engine::Report;
-    use crate::tt::TtBound;
     use std::sync::Mutex;
 
     struct Collect(Mutex<Vec<Report>>);
