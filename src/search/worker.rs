@@ -14,12 +14,16 @@ use super::control::Control;
 use super::history::Histories;
 use super::picker::MovePicker;
 use super::score::{DECISIVE, INFINITE, NO_EVAL, from_tt, mate_in, mated_in, rule_value, to_tt};
+use super::see::see_ge;
 use super::time::TimeManager;
 
 /// Nodes between two looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 2048;
 /// Depth from which the hash move is tested for a singular extension.
 const SINGULAR_DEPTH: i32 = 8;
+/// Depth up to which losing captures are pruned, and the loss allowed per ply of depth.
+const SEE_PRUNE_DEPTH: i32 = 6;
+const SEE_CAPTURE_MARGIN: i32 = 120;
 /// Reverse futility margin per ply of depth.
 const RFP_MARGIN: i32 = 90;
 /// Quiet-move futility: margin at depth 0 and per ply.
@@ -408,6 +412,17 @@ impl Worker {
             }
             let capture = self.pos.is_capture(m);
             let quiet_killer = m == killers[0] || m == killers[1];
+            // SEE pruning: near the leaves, captures that lose much material are not tried.
+            if !pv_node
+                && !in_check
+                && capture
+                && searched > 0
+                && best > -DECISIVE
+                && depth <= SEE_PRUNE_DEPTH
+                && !see_ge(&self.pos, m, -SEE_CAPTURE_MARGIN * depth)
+            {
+                continue;
+            }
             let (undo, gives_check) = self.make(ctx, m, ply);
             // Late move pruning and futility pruning of quiet moves at shallow depth.
             if !pv_node
