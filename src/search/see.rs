@@ -77,28 +77,26 @@ fn least_attacker(mb: &Mailbox, to: Square, c: Color) -> Option<(Square, i32)> {
         }
     }
     // Rooks (the first piece along a line) and cannons (the piece after one screen).
-    let e = &RANK_LINES[tf as usize][mb.rank_bits[tr as usize] as usize];
-    let on_rank = |f: u8| Square::new(f, tr as u8);
-    let e2 = &FILE_LINES[tr as usize][mb.file_bits[tf as usize] as usize];
-    let on_file = |r: u8| Square::new(tf as u8, r);
-    for (i, kind) in [
-        (e.lo1, PieceType::Rook),
-        (e.hi1, PieceType::Rook),
-        (e.lo2, PieceType::Cannon),
-        (e.hi2, PieceType::Cannon),
-    ] {
-        if i != Line::NONE && ours(mb.piece_at(on_rank(i)), kind) {
-            consider(on_rank(i), kind);
-        }
-    }
-    for (i, kind) in [
-        (e2.lo1, PieceType::Rook),
-        (e2.hi1, PieceType::Rook),
-        (e2.lo2, PieceType::Cannon),
-        (e2.hi2, PieceType::Cannon),
-    ] {
-        if i != Line::NONE && ours(mb.piece_at(on_file(i)), kind) {
-            consider(on_file(i), kind);
+    let rank = &RANK_LINES[tf as usize][mb.rank_bits[tr as usize] as usize];
+    let file = &FILE_LINES[tr as usize][mb.file_bits[tf as usize] as usize];
+    for (e, along_rank) in [(rank, true), (file, false)] {
+        for (i, kind) in [
+            (e.lo1, PieceType::Rook),
+            (e.hi1, PieceType::Rook),
+            (e.lo2, PieceType::Cannon),
+            (e.hi2, PieceType::Cannon),
+        ] {
+            if i == Line::NONE {
+                continue;
+            }
+            let s = if along_rank {
+                Square::new(i, tr as u8)
+            } else {
+                Square::new(tf as u8, i)
+            };
+            if ours(mb.piece_at(s), kind) {
+                consider(s, kind);
+            }
         }
     }
     best
