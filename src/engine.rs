@@ -11,7 +11,7 @@ use crate::board::{Move, Position};
 use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord};
 use crate::search::driver::THREAD_STACK;
 use crate::search::{Control, SearchSetup, Worker, run};
-use crate::tt::TranspositionTable;
+use crate::tt::{TranspositionTable, TtBound};
 
 /// A score from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,6 +121,17 @@ impl Default for EngineOptions {
     }
 }
 
+/// What the hash table knows about a position (UCCI `probe` → `pophash`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HashProbe {
+    /// The stored move, if it is legal in the position.
+    pub best: Option<Move>,
+    pub score: Score,
+    /// `Exact`, or which side of the true score `score` lies on.
+    pub bound: Bound,
+    pub depth: u32,
+}
+
 pub struct Engine {
     reporter: Arc<dyn Reporter>,
     options: EngineOptions,
@@ -190,6 +201,21 @@ impl Engine {
 
     pub fn position(&self) -> &Position {
         self.game.position()
+    }
+
+    /// The hash table's entry for `pos`, if any (safe during a search: entries are atomic).
+    pub fn probe(&self, pos: &Position) -> Option<HashProbe> {
+        let e = self.tt.probe(pos.key())?;
+        Some(HashProbe {
+            best: Some(e.mv).filter(|&m| pos.is_legal(m)),
+            score: crate::search::score::report(e.score),
+            bound: match e.bound {
+                TtBound::Exact => Bound::Exact,
+                TtBound::Lower => Bound::Lower,
+                TtBound::Upper => Bound::Upper,
+            },
+            depth: e.depth.max(0) as u32,
+        })
     }
 
     /// Moves the next search must not play at the root (UCCI `banmoves`).
@@ -444,6 +470,22 @@ mod tests {
             assert_eq!((infos[0].depth, infos[0].score), (0, Score::Mate(0)));
             assert_eq!(best.best, None);
         }
+    }
+
+    #[test]
+    fn probe_reports_what_the_search_stored() {
+        let _serial = serial();
+        let (mut e, rx) = engine();
+        let start = Position::startpos();
+        assert_eq!(e.probe(&start), None);
+        let (infos, best) = search(&mut e, &rx, depth(5));
+        let p = e.probe(&start).unwrap();
+        assert_eq!(p.best, best.best);
+        assert!(p.depth >= 4);
+        assert_eq!(
+            (p.bound, p.score),
+            (Bound::Exact, infos.last().unwrap().score)
+        );
     }
 
     #[test]

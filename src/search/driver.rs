@@ -6,13 +6,14 @@ use std::time::Instant;
 
 use crate::board::Move;
 use crate::engine::{BestMove, Bound, Limits, Report, Reporter, Score, SearchInfo};
+use crate::eval::evaluate;
 use crate::rules::GameRecord;
-use crate::tt::TranspositionTable;
+use crate::tt::{TranspositionTable, TtBound};
 
 use super::MAX_PLY;
 use super::control::Control;
 use super::picker::mvv_lva;
-use super::score::{DECISIVE, INFINITE, MATE, report};
+use super::score::{DECISIVE, INFINITE, MATE, report, to_tt};
 use super::time::TimeManager;
 use super::worker::{SearchContext, Worker};
 
@@ -305,6 +306,15 @@ fn iterate(
         let Some(reporter) = reporter else {
             continue;
         };
+        // The root's result, for the next search's move order and for `probe`.
+        ctx.tt.store(
+            w.pos.key(),
+            root[0].mv,
+            to_tt(root[0].score, 0),
+            evaluate(&w.pos),
+            depth,
+            TtBound::Exact,
+        );
         let elapsed = ctx.time.elapsed_ms();
         if elapsed < REPORT_ALL_MS || elapsed >= last_report + REPORT_INTERVAL_MS {
             last_report = elapsed;
@@ -378,4 +388,75 @@ fn search_root(
     }
     root[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Position, Square};
+    use crate::engine::Report;
+    use std::sync::Mutex;
+
+    struct Collect(Mutex<Vec<Report>>);
+
+    impl Reporter for Collect {
+        fn report(&self, r: Report) {
+            self.0.lock().unwrap().push(r);
+        }
+    }
+
+    /// Table entries with moves that are illegal where they are read (as after a key collision)
+    /// must never be played.
+    #[test]
+    fn garbage_hash_moves_are_never_played() {
+        let tt = TranspositionTable::new(1);
+        let pos = Position::startpos();
+        // Fill the table for the root and every child with moves illegal there.
+        let junk = [
+            Move::new(Square::new(0, 0), Square::new(0, 9)),
+            Move::new(Square::new(4, 9), Square::new(4, 8)),
+            Move::new(Square::new(1, 2), Square::new(1, 9)),
+        ];
+        let mut keys = vec![pos.key()];
+        for m in pos.legal_moves().iter() {
+            keys.push(pos.key_after(*m));
+        }
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(k, junk[i % junk.len()], 0, 0, 20, TtBound::Lower);
+        }
+        let setup = SearchSetup {
+            game: GameRecord::new(pos.clone()),
+            limits: Limits {
+                depth: Some(4),
+                ..Limits::default()
+            },
+            banmoves: Vec::new(),
+            multipv: 1,
+            move_overhead_ms: 0,
+            move_limit: 120,
+            start: Instant::now(),
+        };
+        let reports = Collect(Mutex::new(Vec::new()));
+        run(
+            &mut [Worker::new(0)],
+            &setup,
+            &tt,
+            &Control::default(),
+            &reports,
+        );
+        let reports = reports.0.into_inner().unwrap();
+        for r in &reports {
+            if let Report::Info(i) = r {
+                let mut p = pos.clone();
+                for &m in &i.pv {
+                    assert!(p.is_legal(m), "illegal {m} in PV {:?}", i.pv);
+                    p.do_move(m);
+                }
+            }
+        }
+        match reports.last() {
+            Some(Report::BestMove(b)) => assert!(pos.is_legal(b.best.unwrap())),
+            other => panic!("{other:?}"),
+        }
+    }
 }

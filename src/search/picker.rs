@@ -151,14 +151,30 @@ impl MovePicker {
                 }
                 Stage::GenQuiets => {
                     pos.generate_pseudo(GenKind::Quiets, &mut self.list);
-                    for i in self.captures_end..self.list.len() {
-                        self.scores[i] = hist.quiet(pos, self.list[i]);
+                    let n = self.list.len();
+                    let moves = self.list.as_mut_slice();
+                    // Insertion sort, best first: at nodes where every move is tried this beats
+                    // picking the best again and again.
+                    for i in self.captures_end..n {
+                        let (m, v) = (moves[i], hist.quiet(pos, moves[i]));
+                        let mut j = i;
+                        while j > self.captures_end && self.scores[j - 1] < v {
+                            moves[j] = moves[j - 1];
+                            self.scores[j] = self.scores[j - 1];
+                            j -= 1;
+                        }
+                        moves[j] = m;
+                        self.scores[j] = v;
                     }
                     self.stage = Stage::Quiets;
                 }
-                Stage::Quiets => match self.pick_best() {
-                    Some(m) if self.is_special(m) => {}
-                    Some(m) => return Some(m),
+                Stage::Quiets => match self.list.get(self.next).copied() {
+                    Some(m) => {
+                        self.next += 1;
+                        if !self.is_special(m) {
+                            return Some(m);
+                        }
+                    }
                     None => {
                         self.next = 0;
                         self.stage = Stage::BadCaptures;

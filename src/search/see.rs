@@ -2,10 +2,10 @@
 //! both sides always recapture with their least valuable attacker (pins ignored). Attackers are
 //! found anew after each capture, so cannon screens and x-rays appearing or vanishing count.
 
+use crate::board::position::Mailbox;
 use crate::board::{Color, Move, Piece, PieceType, Position, Square};
 use crate::eval::weights::SEE_VALUE;
-
-type Board = [Piece; Square::COUNT];
+use crate::movegen::tables::{FILE_LINES, Line, RANK_LINES};
 
 #[inline(always)]
 fn value(p: Piece) -> i32 {
@@ -13,70 +13,53 @@ fn value(p: Piece) -> i32 {
 }
 
 #[inline(always)]
-fn at(board: &Board, f: i32, r: i32) -> Option<Piece> {
+fn at(mb: &Mailbox, f: i32, r: i32) -> Option<Piece> {
     ((0..9).contains(&f) && (0..10).contains(&r))
-        .then(|| board[Square::new(f as u8, r as u8).index()])
+        .then(|| mb.piece_at(Square::new(f as u8, r as u8)))
 }
 
-/// The least valuable piece of `c` attacking `to` on `board`: its square and value.
-fn least_attacker(board: &Board, to: Square, c: Color) -> Option<(Square, i32)> {
+/// The least valuable piece of `c` attacking `to` on the board `mb`: its square and value.
+fn least_attacker(mb: &Mailbox, to: Square, c: Color) -> Option<(Square, i32)> {
     let (tf, tr) = (i32::from(to.file()), i32::from(to.rank()));
     let mut best: Option<(Square, i32)> = None;
-    let mut consider = |f: i32, r: i32, kind: PieceType| {
-        let s = Square::new(f as u8, r as u8);
+    let mut consider = |s: Square, kind: PieceType| {
         let v = SEE_VALUE[kind.index()];
         if best.is_none_or(|(_, bv)| v < bv) {
             best = Some((s, v));
         }
     };
     let ours = |p: Piece, kind: PieceType| p.is_some() && p.is(c, kind);
-    // Pawns: forward, and sideways once across the river.
-    let forward = if c == Color::Red { 1 } else { -1 };
-    if let Some(p) = at(board, tf, tr - forward)
-        && ours(p, PieceType::Pawn)
-    {
-        consider(tf, tr - forward, PieceType::Pawn);
-    }
-    if !to.on_own_side(c) {
-        for df in [-1, 1] {
-            if let Some(p) = at(board, tf + df, tr)
-                && ours(p, PieceType::Pawn)
-            {
-                consider(tf + df, tr, PieceType::Pawn);
-            }
+    let mut step = |df: i32, dr: i32, kind: PieceType| {
+        if let Some(p) = at(mb, tf + df, tr + dr)
+            && ours(p, kind)
+        {
+            consider(Square::new((tf + df) as u8, (tr + dr) as u8), kind);
         }
+    };
+    // Pawns: forward, and sideways once across the river.
+    step(0, if c == Color::Red { -1 } else { 1 }, PieceType::Pawn);
+    if !to.on_own_side(c) {
+        step(-1, 0, PieceType::Pawn);
+        step(1, 0, PieceType::Pawn);
     }
     if to.in_palace(c) {
         for (df, dr) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
-            if let Some(p) = at(board, tf + df, tr + dr)
-                && ours(p, PieceType::Advisor)
-            {
-                consider(tf + df, tr + dr, PieceType::Advisor);
-            }
+            step(df, dr, PieceType::Advisor);
         }
         for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-            if let Some(p) = at(board, tf + df, tr + dr)
-                && ours(p, PieceType::King)
-            {
-                consider(tf + df, tr + dr, PieceType::King);
-            }
+            step(df, dr, PieceType::King);
         }
     }
     if to.on_own_side(c) {
         for (df, dr) in [(2, 2), (2, -2), (-2, 2), (-2, -2)] {
-            if let (Some(p), Some(eye)) = (
-                at(board, tf + df, tr + dr),
-                at(board, tf + df / 2, tr + dr / 2),
-            ) && ours(p, PieceType::Elephant)
-                && eye.is_none()
-            {
-                consider(tf + df, tr + dr, PieceType::Elephant);
+            if at(mb, tf + df / 2, tr + dr / 2).is_some_and(|eye| eye.is_none()) {
+                step(df, dr, PieceType::Elephant);
             }
         }
     }
     // Horses: the leg is the point next to the horse, toward the long side of its jump.
     for (df, dr) in [
-        (1, 2),
+        (1i32, 2i32),
         (2, 1),
         (2, -1),
         (1, -2),
@@ -85,37 +68,35 @@ fn least_attacker(board: &Board, to: Square, c: Color) -> Option<(Square, i32)> 
         (-2, 1),
         (-1, 2),
     ] {
-        let (hf, hr) = (tf - df, tr - dr);
         let (lf, lr) = (
-            hf + if df.abs() == 2 { df / 2 } else { 0 },
-            hr + if dr.abs() == 2 { dr / 2 } else { 0 },
+            -df + if df.abs() == 2 { df / 2 } else { 0 },
+            -dr + if dr.abs() == 2 { dr / 2 } else { 0 },
         );
-        if let (Some(p), Some(leg)) = (at(board, hf, hr), at(board, lf, lr))
-            && ours(p, PieceType::Horse)
-            && leg.is_none()
-        {
-            consider(hf, hr, PieceType::Horse);
+        if at(mb, tf + lf, tr + lr).is_some_and(|leg| leg.is_none()) {
+            step(-df, -dr, PieceType::Horse);
         }
     }
-    // Rooks (first piece along a line) and cannons (the piece after one screen).
-    for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-        let (mut f, mut r) = (tf + df, tr + dr);
-        let mut screens = 0;
-        while let Some(p) = at(board, f, r) {
-            if p.is_some() {
-                if screens == 0 && ours(p, PieceType::Rook) {
-                    consider(f, r, PieceType::Rook);
-                }
-                if screens == 1 && ours(p, PieceType::Cannon) {
-                    consider(f, r, PieceType::Cannon);
-                }
-                screens += 1;
-                if screens == 2 {
-                    break;
-                }
+    // Rooks (the first piece along a line) and cannons (the piece after one screen).
+    let rank = &RANK_LINES[tf as usize][mb.rank_bits[tr as usize] as usize];
+    let file = &FILE_LINES[tr as usize][mb.file_bits[tf as usize] as usize];
+    for (e, along_rank) in [(rank, true), (file, false)] {
+        for (i, kind) in [
+            (e.lo1, PieceType::Rook),
+            (e.hi1, PieceType::Rook),
+            (e.lo2, PieceType::Cannon),
+            (e.hi2, PieceType::Cannon),
+        ] {
+            if i == Line::NONE {
+                continue;
             }
-            f += df;
-            r += dr;
+            let s = if along_rank {
+                Square::new(i, tr as u8)
+            } else {
+                Square::new(tf as u8, i)
+            };
+            if ours(mb.piece_at(s), kind) {
+                consider(s, kind);
+            }
         }
     }
     best
@@ -135,9 +116,8 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     if first < threshold {
         return false;
     }
-    let mut board: Board = std::array::from_fn(|i| pos.piece_at(Square::from_index(i)));
-    board[to.index()] = board[from.index()];
-    board[from.index()] = Piece::NONE;
+    let mut mb = pos.mailbox().clone();
+    mb.shift(m);
     // gain[d]: what the side that made capture d has won if the exchange stops after it.
     let mut gain = [0i32; 40];
     gain[0] = first;
@@ -145,7 +125,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     let mut side = pos.side_to_move().flip();
     let mut d = 0;
     while d + 1 < gain.len() {
-        let Some((s, v)) = least_attacker(&board, to, side) else {
+        let Some((s, v)) = least_attacker(&mb, to, side) else {
             break;
         };
         d += 1;
@@ -154,8 +134,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
         if (-gain[d - 1]).max(gain[d]) < 0 {
             break;
         }
-        board[to.index()] = board[s.index()];
-        board[s.index()] = Piece::NONE;
+        mb.shift(Move::new(s, to));
         on_square = v;
         side = side.flip();
     }
@@ -199,7 +178,6 @@ mod tests {
             let p = Position::from_fen(fen).unwrap();
             let mut caps = crate::movegen::MoveList::new();
             p.generate_pseudo(crate::movegen::GenKind::Captures, &mut caps);
-            let board: Board = std::array::from_fn(|i| p.piece_at(Square::from_index(i)));
             let us = p.side_to_move();
             for i in 0..Square::COUNT {
                 let to = Square::from_index(i);
@@ -212,7 +190,7 @@ mod tests {
                     .filter(|m| m.to() == to)
                     .map(|m| value(p.piece_at(m.from())))
                     .min();
-                let found = least_attacker(&board, to, us);
+                let found = least_attacker(p.mailbox(), to, us);
                 assert_eq!(found.map(|(_, v)| v), cheapest, "{fen} {to}");
                 if let Some((s, _)) = found {
                     assert!(caps.contains(&Move::new(s, to)), "{fen} {s}{to}");
