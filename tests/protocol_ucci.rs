@@ -195,6 +195,19 @@ fn probe_answers_pophash() {
     e.send("probe fen 9/9/9");
     let reply = e.sync();
     assert!(reply[0].starts_with("info message "), "{reply:?}");
+
+    // After a search the table knows the root: its best move and a bound at the searched depth.
+    e.send("position startpos");
+    e.send("go depth 6");
+    let best = e.until(is_bestmove, PROMPT).pop().unwrap();
+    let best = best_of(&best).to_string();
+    e.send("probe startpos");
+    let line = e.until(|l| l.starts_with("pophash"), PROMPT).pop().unwrap();
+    assert!(
+        line.starts_with(&format!("pophash bestmove {best} ")),
+        "{line}"
+    );
+    assert!(line.contains(" depth 6"), "{line}");
 }
 
 #[test]

@@ -140,8 +140,10 @@ impl Session {
                 }
                 self.engine.ponderhit();
             }
-            // The engine API does not expose the hash table yet: an empty, well-formed answer.
-            Command::Probe(_) => self.out.line("pophash"),
+            Command::Probe(game) => {
+                let probe = self.engine.probe(game.position());
+                self.out.line(&super::ucci::pophash(probe.as_ref()));
+            }
             Command::Display { chinese } => {
                 self.out.line(&board_text(self.engine.position(), chinese));
             }

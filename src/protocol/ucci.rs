@@ -1,6 +1,6 @@
 //! UCCI 3.0 (ElephantEye, xqbase): lines into `Command`s, engine reports into lines.
 
-use crate::engine::{BestMove, EngineOptions, Score, SearchInfo};
+use crate::engine::{BestMove, Bound, EngineOptions, HashProbe, Score, SearchInfo};
 
 use super::command::{
     ClockSpec, Command, GoArgs, GoRequest, HASH_MB, Notes, OptionChange, THREADS, parse_bool,
@@ -144,6 +144,25 @@ pub fn info(i: &SearchInfo) -> Vec<String> {
         }
     }
     vec![line, format!("info time {} nodes {}", i.time_ms, i.nodes)]
+}
+
+/// The `pophash` answer to `probe`: the stored move and the bounds the hash table knows, or a
+/// bare `pophash` when it knows nothing.
+pub fn pophash(probe: Option<&HashProbe>) -> String {
+    let mut line = "pophash".to_string();
+    if let Some(p) = probe {
+        if let Some(m) = p.best {
+            line.push_str(&format!(" bestmove {m}"));
+        }
+        let v = score_value(p.score);
+        if p.bound != Bound::Upper {
+            line.push_str(&format!(" lowerbound {v} depth {}", p.depth));
+        }
+        if p.bound != Bound::Lower {
+            line.push_str(&format!(" upperbound {v} depth {}", p.depth));
+        }
+    }
+    line
 }
 
 /// Accept an offered draw unless clearly ahead; resign only when mated whatever we play.

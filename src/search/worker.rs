@@ -336,10 +336,13 @@ impl Worker {
             if null_ok && depth >= 2 && eval >= beta && self.can_pass() {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let undo = self.pos.do_null_move();
+                // Recorded so that no repetition is looked for across the pass.
+                self.rules.push(&self.pos, Move::NULL, undo, false);
                 self.stack[ply].mv = Move::NULL;
                 self.stack[ply + 1].in_check = false;
                 self.evals[ply + 1] = self.evals[ply];
                 let v = -self.search(ctx, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                self.rules.pop();
                 self.pos.undo_null_move(undo);
                 if self.aborted {
                     return 0;
