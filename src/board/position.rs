@@ -200,34 +200,52 @@ impl Position {
         }
     }
 
+    /// Moves piece `p` from `from` to the empty point `to`, keeping every view and the key.
     #[inline(always)]
-    fn remove(&mut self, s: Square) -> Piece {
-        let p = self.mb.board[s.index()];
-        let (c, k) = (p.color(), p.kind());
-        self.mb.board[s.index()] = Piece::NONE;
-        self.pieces[c.index()][k.index()] ^= bit(s);
-        self.colors[c.index()] ^= bit(s);
-        self.mb.rank_bits[s.rank() as usize] ^= 1 << s.file();
-        self.mb.file_bits[s.file() as usize] ^= 1 << s.rank();
+    fn shift(&mut self, p: Piece, from: Square, to: Square) {
+        let (c, k) = (p.color().index(), p.kind().index());
+        let both = bit(from) | bit(to);
+        self.pieces[c][k] ^= both;
+        self.colors[c] ^= both;
+        self.mb.board[from.index()] = Piece::NONE;
+        self.mb.board[to.index()] = p;
+        let (ff, fr, tf, tr) = (from.file(), from.rank(), to.file(), to.rank());
+        self.mb.rank_bits[fr as usize] ^= 1 << ff;
+        self.mb.file_bits[ff as usize] ^= 1 << fr;
+        self.mb.rank_bits[tr as usize] |= 1 << tf;
+        self.mb.file_bits[tf as usize] |= 1 << tr;
+        self.key ^= zobrist::piece_key(p, from) ^ zobrist::piece_key(p, to);
+        if k == PieceType::King.index() {
+            self.kings[c] = to;
+        }
+    }
+
+    /// Takes a captured piece off the bitboards and the key; its point's occupancy bits stay
+    /// set, as the capturer arrives there.
+    #[inline(always)]
+    fn lift_captured(&mut self, p: Piece, s: Square) {
+        let (c, k) = (p.color().index(), p.kind().index());
+        self.pieces[c][k] ^= bit(s);
+        self.colors[c] ^= bit(s);
         self.key ^= zobrist::piece_key(p, s);
-        p
     }
 
     /// Plays a move known to be legal (or at least pseudo-legal) for the side to move.
     #[inline]
     pub fn do_move(&mut self, m: Move) -> Undo {
+        let (from, to) = (m.from(), m.to());
+        let captured = self.mb.board[to.index()];
         let undo = Undo {
-            captured: self.mb.board[m.to().index()],
+            captured,
             halfmove: self.halfmove,
         };
-        if undo.captured.is_some() {
-            self.remove(m.to());
+        if captured.is_some() {
+            self.lift_captured(captured, to);
             self.halfmove = 0;
         } else {
             self.halfmove = self.halfmove.saturating_add(1);
         }
-        let p = self.remove(m.from());
-        self.put(p, m.to());
+        self.shift(self.mb.board[from.index()], from, to);
         if self.side == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
@@ -239,15 +257,16 @@ impl Position {
     /// Takes back `m`, given what `do_move(m)` returned.
     #[inline]
     pub fn undo_move(&mut self, m: Move, undo: Undo) {
+        let (from, to) = (m.from(), m.to());
         self.side = self.side.flip();
         self.key ^= zobrist::SIDE_KEY;
         if self.side == Color::Black {
             self.fullmove -= 1;
         }
-        let p = self.remove(m.to());
-        self.put(p, m.from());
+        self.shift(self.mb.board[to.index()], to, from);
         if undo.captured.is_some() {
-            self.put(undo.captured, m.to());
+            // `shift` cleared the target's occupancy bits; the captured piece puts them back.
+            self.put(undo.captured, to);
         }
         self.halfmove = undo.halfmove;
     }

@@ -157,15 +157,17 @@ impl Piece {
     /// Kind of a real piece (must not be called on `NONE`).
     #[inline(always)]
     pub const fn kind(self) -> PieceType {
-        match (self.0 - 1) % 7 {
-            0 => PieceType::King,
-            1 => PieceType::Advisor,
-            2 => PieceType::Elephant,
-            3 => PieceType::Horse,
-            4 => PieceType::Rook,
-            5 => PieceType::Cannon,
-            _ => PieceType::Pawn,
-        }
+        // A table, not `(code - 1) % 7`: this sits on the make/unmake path.
+        const KINDS: [PieceType; Piece::CODES] = {
+            let mut t = [PieceType::King; Piece::CODES];
+            let mut c = 1;
+            while c < Piece::CODES {
+                t[c] = PieceType::ALL[(c - 1) % 7];
+                c += 1;
+            }
+            t
+        };
+        KINDS[self.0 as usize]
     }
 
     #[inline(always)]

@@ -4,10 +4,79 @@ use super::tables::{FILE_LINES, HORSE_ATTACKERS, Line, RANK_LINES};
 use crate::board::position::Mailbox;
 use crate::board::{Color, Move, Piece, PieceType, Position, Square};
 
+/// Points on the rank and the file through each point.
+pub(crate) static LINES_THROUGH: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut k = 0;
+    while k < 90 {
+        let mut s = 0;
+        while s < 90 {
+            if s % 9 == k % 9 || s / 9 == k / 9 {
+                t[k] |= 1u128 << s;
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// Points from which a horse could attack each point (legs aside).
+pub(crate) static HORSE_ZONE: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut k = 0;
+    while k < 90 {
+        let st = &HORSE_ATTACKERS[k];
+        let mut i = 0;
+        while i < st.len as usize {
+            t[k] |= 1u128 << st.to[i];
+            i += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// Points from which an enemy pawn could attack a king of the indexed colour on each point.
+static PAWN_ZONE: [[u128; 90]; 2] = {
+    let mut t = [[0u128; 90]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 90 {
+            let (f, r) = (k % 9, k / 9);
+            // Enemy pawns come from the far side: above a Red king, below a Black one.
+            if c == 0 && r < 9 {
+                t[c][k] |= 1u128 << (k + 9);
+            }
+            if c == 1 && r > 0 {
+                t[c][k] |= 1u128 << (k - 9);
+            }
+            if f > 0 {
+                t[c][k] |= 1u128 << (k - 1);
+            }
+            if f < 8 {
+                t[c][k] |= 1u128 << (k + 1);
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
 impl Mailbox {
     /// Whether a king of colour `us` standing on `k` would be attacked, given the board as it is.
     #[inline]
     pub(crate) fn king_attacked_at(&self, k: Square, us: Color) -> bool {
+        self.line_attacks_king(k, us)
+            || self.horse_attacks_king(k, us)
+            || self.pawn_attacks_king(k, us)
+    }
+
+    /// Rooks and cannons on the king's rank and file, and the facing enemy king.
+    #[inline(always)]
+    pub(crate) fn line_attacks_king(&self, k: Square, us: Color) -> bool {
         let them = us.flip();
         let (f, r) = (k.file(), k.rank());
         let rook = Piece::new(them, PieceType::Rook);
@@ -33,20 +102,17 @@ impl Mailbox {
                 }
             }
         }
-        if (e.lo2 != Line::NONE && at_file(e.lo2) == cannon)
+        (e.lo2 != Line::NONE && at_file(e.lo2) == cannon)
             || (e.hi2 != Line::NONE && at_file(e.hi2) == cannon)
-        {
-            return true;
-        }
+    }
 
-        let horse = Piece::new(them, PieceType::Horse);
-        for (from, leg) in HORSE_ATTACKERS[k.index()].iter() {
-            if self.piece_at(from) == horse && self.piece_at(leg).is_none() {
-                return true;
-            }
-        }
-
-        self.pawn_attacks_king(k, us)
+    /// Enemy horses whose leg is free.
+    #[inline(always)]
+    pub(crate) fn horse_attacks_king(&self, k: Square, us: Color) -> bool {
+        let horse = Piece::new(us.flip(), PieceType::Horse);
+        HORSE_ATTACKERS[k.index()]
+            .iter()
+            .any(|(from, leg)| self.piece_at(from) == horse && self.piece_at(leg).is_none())
     }
 
     /// Enemy pawns attack a king from the point in front of it and from beside it.
@@ -65,10 +131,21 @@ impl Mailbox {
 }
 
 impl Position {
-    /// Whether `us`'s king is attacked (including by the facing enemy king).
+    /// Whether `us`'s king is attacked (including by the facing enemy king). Bitboards first
+    /// rule out the attacker kinds that stand nowhere near the king, most of the time all.
     #[inline]
     pub fn is_attacked_king(&self, us: Color) -> bool {
-        self.mailbox().king_attacked_at(self.king_square(us), us)
+        let them = us.flip();
+        let k = self.king_square(us);
+        let mb = self.mailbox();
+        let sliders = self.pieces(them, PieceType::Rook)
+            | self.pieces(them, PieceType::Cannon)
+            | self.pieces(them, PieceType::King);
+        (sliders & LINES_THROUGH[k.index()] != 0 && mb.line_attacks_king(k, us))
+            || (self.pieces(them, PieceType::Horse) & HORSE_ZONE[k.index()] != 0
+                && mb.horse_attacks_king(k, us))
+            || (self.pieces(them, PieceType::Pawn) & PAWN_ZONE[us.index()][k.index()] != 0
+                && mb.pawn_attacks_king(k, us))
     }
 
     /// Whether the side to move is in check.

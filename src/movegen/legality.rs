@@ -2,6 +2,7 @@
 //! safe. A per-position `Legality` summary lets the generator accept most moves with two bit
 //! tests and look closer only at the few that could expose the king.
 
+use super::attacks::{HORSE_ZONE, LINES_THROUGH};
 use super::tables::{
     ADVISOR_STEPS, ELEPHANT_STEPS, FILE_LINES, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS, Line,
     RANK_LINES, Steps, pawn_steps,
@@ -75,23 +76,33 @@ impl Position {
             danger_from: 0,
             danger_to: 0,
         };
-        let e = &RANK_LINES[kf as usize][self.rank_bits(kr) as usize];
-        let at_rank = |i: u8| Square::new(i, kr);
-        self.scan_ray(&mut l, us, [e.lo1, e.lo2, e.lo3], kf, false, at_rank);
-        self.scan_ray(&mut l, us, [e.hi1, e.hi2, e.hi3], kf, false, at_rank);
-        let e = &FILE_LINES[kr as usize][self.file_bits(kf) as usize];
-        let at_file = |i: u8| Square::new(kf, i);
-        self.scan_ray(&mut l, us, [e.lo1, e.lo2, e.lo3], kr, true, at_file);
-        self.scan_ray(&mut l, us, [e.hi1, e.hi2, e.hi3], kr, true, at_file);
-
-        let horse = Piece::new(them, PieceType::Horse);
-        for (h, leg) in HORSE_ATTACKERS[k.index()].iter() {
-            if self.piece_at(h) == horse {
-                let p = self.piece_at(leg);
-                if p.is_none() {
-                    l.in_check = true;
-                } else if p.color() == us {
-                    l.danger_from |= bit(leg);
+        // Each part is skipped when no enemy piece that could act through it is near.
+        let sliders = self.pieces(them, PieceType::Rook)
+            | self.pieces(them, PieceType::Cannon)
+            | self.pieces(them, PieceType::King);
+        let rank = 0x1ffu128 << (9 * kr as u32);
+        if sliders & rank != 0 {
+            let e = &RANK_LINES[kf as usize][self.rank_bits(kr) as usize];
+            let at_rank = |i: u8| Square::new(i, kr);
+            self.scan_ray(&mut l, us, [e.lo1, e.lo2, e.lo3], kf, false, at_rank);
+            self.scan_ray(&mut l, us, [e.hi1, e.hi2, e.hi3], kf, false, at_rank);
+        }
+        if sliders & LINES_THROUGH[k.index()] & !rank != 0 {
+            let e = &FILE_LINES[kr as usize][self.file_bits(kf) as usize];
+            let at_file = |i: u8| Square::new(kf, i);
+            self.scan_ray(&mut l, us, [e.lo1, e.lo2, e.lo3], kr, true, at_file);
+            self.scan_ray(&mut l, us, [e.hi1, e.hi2, e.hi3], kr, true, at_file);
+        }
+        if self.pieces(them, PieceType::Horse) & HORSE_ZONE[k.index()] != 0 {
+            let horse = Piece::new(them, PieceType::Horse);
+            for (h, leg) in HORSE_ATTACKERS[k.index()].iter() {
+                if self.piece_at(h) == horse {
+                    let p = self.piece_at(leg);
+                    if p.is_none() {
+                        l.in_check = true;
+                    } else if p.color() == us {
+                        l.danger_from |= bit(leg);
+                    }
                 }
             }
         }
