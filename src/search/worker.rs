@@ -409,11 +409,28 @@ impl Worker {
         let mut quiet_count = 0;
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
 
+        // Late move pruning and futility pruning of quiet moves at shallow depth.
+        let prune_quiets = !pv_node && !in_check && depth <= 6;
+        let futility = static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth;
         while let Some(m) = picker.next(&self.pos, &self.hist) {
-            if m == excluded || !self.pos.is_legal_pseudo(m, in_check) {
+            if m == excluded {
                 continue;
             }
             let capture = self.pos.is_capture(m);
+            // Decided before the move is played (or even tested for legality): only a check
+            // saves a quiet move from pruning, and asking that costs less than playing it.
+            if prune_quiets
+                && !capture
+                && searched > 0
+                && best > -DECISIVE
+                && ((depth <= 5 && searched >= lmp_limit) || futility <= alpha)
+                && !self.pos.gives_check(m)
+            {
+                continue;
+            }
+            if !self.pos.is_legal_pseudo(m, in_check) {
+                continue;
+            }
             let quiet_killer = m == killers[0] || m == killers[1];
             // SEE pruning: near the leaves, captures that lose much material are not tried.
             if !pv_node
@@ -427,20 +444,6 @@ impl Worker {
                 continue;
             }
             let (undo, gives_check) = self.make(ctx, m, ply);
-            // Late move pruning and futility pruning of quiet moves at shallow depth.
-            if !pv_node
-                && !in_check
-                && !capture
-                && !gives_check
-                && searched > 0
-                && best > -DECISIVE
-                && ((depth <= 5 && searched >= lmp_limit)
-                    || (depth <= 6
-                        && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha))
-            {
-                self.unmake(m, undo);
-                continue;
-            }
             let extension = i32::from(
                 (gives_check || (singular && m == tt_move)) && (ply as i32) < 2 * self.root_depth,
             );
