@@ -10,6 +10,7 @@ use crate::rules::{GameRecord, SearchHistory};
 use crate::tt::{TranspositionTable, TtBound, TtEntry};
 
 use super::MAX_PLY;
+use super::checks::{gives_check, may_give_check};
 use super::control::Control;
 use super::history::Histories;
 use super::picker::MovePicker;
@@ -216,8 +217,9 @@ impl Worker {
     pub(super) fn make(&mut self, ctx: &SearchContext, m: Move, ply: usize) -> (Undo, bool) {
         ctx.tt.prefetch(self.pos.key_after(m));
         self.evals[ply + 1] = self.evals[ply].after_move(&self.pos, m);
+        let may_check = may_give_check(&self.pos, m);
         let undo = self.pos.do_move(m);
-        let check = self.pos.in_check();
+        let check = may_check && self.pos.in_check();
         self.rules.push(&self.pos, m, undo, check);
         self.stack[ply].mv = m;
         self.stack[ply + 1].in_check = check;
@@ -424,7 +426,7 @@ impl Worker {
                 && searched > 0
                 && best > -DECISIVE
                 && ((depth <= 5 && searched >= lmp_limit) || futility <= alpha)
-                && !self.pos.gives_check(m)
+                && !gives_check(&self.pos, m)
             {
                 continue;
             }
