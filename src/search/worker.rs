@@ -411,9 +411,16 @@ impl Worker {
         let mut quiet_count = 0;
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
 
-        // Late move pruning and futility pruning of quiet moves at shallow depth.
+        // Late move pruning and futility pruning of quiet moves at shallow depth: once the
+        // test holds it holds for the rest of the node (searched, best and alpha only grow).
         let prune_quiets = !pv_node && !in_check && depth <= 6;
         let futility = static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth;
+        let quiets_pruned = |searched: usize, best: i32, alpha: i32| {
+            prune_quiets
+                && searched > 0
+                && best > -DECISIVE
+                && ((depth <= 5 && searched >= lmp_limit) || futility <= alpha)
+        };
         while let Some(m) = picker.next(&self.pos, &self.hist) {
             if m == excluded {
                 continue;
@@ -421,13 +428,7 @@ impl Worker {
             let capture = self.pos.is_capture(m);
             // Decided before the move is played (or even tested for legality): only a check
             // saves a quiet move from pruning, and asking that costs less than playing it.
-            if prune_quiets
-                && !capture
-                && searched > 0
-                && best > -DECISIVE
-                && ((depth <= 5 && searched >= lmp_limit) || futility <= alpha)
-                && !gives_check(&self.pos, m)
-            {
+            if !capture && quiets_pruned(searched, best, alpha) && !gives_check(&self.pos, m) {
                 continue;
             }
             if !self.pos.is_legal_pseudo(m, in_check) {
@@ -498,6 +499,9 @@ impl Worker {
             if !capture && quiet_count < quiets.len() {
                 quiets[quiet_count] = m;
                 quiet_count += 1;
+            }
+            if quiets_pruned(searched, best, alpha) {
+                picker.skip_quiets_without_check();
             }
         }
         if searched == 0 {
