@@ -2,6 +2,7 @@
 //! histories, time management and the fixed-depth benchmark.
 
 pub mod bench;
+mod checks;
 pub mod control;
 pub mod driver;
 mod history;

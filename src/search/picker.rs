@@ -6,6 +6,7 @@ use crate::board::{Move, PieceType, Position};
 use crate::eval::piece_value;
 use crate::movegen::{GenKind, MoveList, generate::MAX_MOVES};
 
+use super::checks::gives_check;
 use super::history::Histories;
 use super::see::see_ge;
 
@@ -55,6 +56,11 @@ pub struct MovePicker {
     next: usize,
     /// The captures occupy the list up to here; the quiet moves follow them.
     captures_end: usize,
+    /// Set once the search prunes every quiet move that does not give check: those are then
+    /// dropped here (the search would skip them anyway, after the picker sorted them out).
+    quiet_checks_only: bool,
+    /// Whether the quiet moves in the list have been through that filter.
+    quiets_filtered: bool,
 }
 
 impl MovePicker {
@@ -74,6 +80,8 @@ impl MovePicker {
             scores: [0; MAX_MOVES],
             next: 0,
             captures_end: 0,
+            quiet_checks_only: false,
+            quiets_filtered: false,
         }
     }
 
@@ -95,6 +103,28 @@ impl MovePicker {
         self.scores.swap(self.next, best);
         self.next += 1;
         Some(moves[self.next - 1])
+    }
+
+    /// From now on, quiet moves that do not give check are of no use to the search.
+    #[inline(always)]
+    pub fn skip_quiets_without_check(&mut self) {
+        self.quiet_checks_only = true;
+    }
+
+    /// Drops the quiet moves not yet handed out that do not give check.
+    fn drop_quiets_without_check(&mut self, pos: &Position) {
+        self.quiets_filtered = true;
+        let (first, scores) = (self.next, &mut self.scores);
+        let (mut i, mut kept) = (0, 0);
+        self.list.retain(|m| {
+            let keep = i < first || gives_check(pos, m);
+            if keep {
+                scores[kept] = scores[i];
+                kept += 1;
+            }
+            i += 1;
+            keep
+        });
     }
 
     /// Whether `m` was (or will be) handed out before the quiet stage.
@@ -151,35 +181,31 @@ impl MovePicker {
                 }
                 Stage::GenQuiets => {
                     pos.generate_pseudo(GenKind::Quiets, &mut self.list);
-                    let n = self.list.len();
-                    let moves = self.list.as_mut_slice();
-                    // Insertion sort, best first: at nodes where every move is tried this beats
-                    // picking the best again and again.
-                    for i in self.captures_end..n {
-                        let (m, v) = (moves[i], hist.quiet(pos, moves[i]));
-                        let mut j = i;
-                        while j > self.captures_end && self.scores[j - 1] < v {
-                            moves[j] = moves[j - 1];
-                            self.scores[j] = self.scores[j - 1];
-                            j -= 1;
-                        }
-                        moves[j] = m;
-                        self.scores[j] = v;
+                    if self.quiet_checks_only {
+                        self.drop_quiets_without_check(pos);
+                    }
+                    // Best history first, ties in generation order: the index in the low bits
+                    // makes every score distinct, so picking the best in turn is that order.
+                    let start = self.captures_end;
+                    for i in start..self.list.len() {
+                        let tie = 127 - (i - start) as i32;
+                        self.scores[i] = hist.quiet(pos, self.list[i]) << 7 | tie;
                     }
                     self.stage = Stage::Quiets;
                 }
-                Stage::Quiets => match self.list.get(self.next).copied() {
-                    Some(m) => {
-                        self.next += 1;
-                        if !self.is_special(m) {
-                            return Some(m);
+                Stage::Quiets => {
+                    if self.quiet_checks_only && !self.quiets_filtered {
+                        self.drop_quiets_without_check(pos);
+                    }
+                    match self.pick_best() {
+                        Some(m) if self.is_special(m) => {}
+                        Some(m) => return Some(m),
+                        None => {
+                            self.next = 0;
+                            self.stage = Stage::BadCaptures;
                         }
                     }
-                    None => {
-                        self.next = 0;
-                        self.stage = Stage::BadCaptures;
-                    }
-                },
+                }
                 Stage::BadCaptures => {
                     while self.next < self.captures_end {
                         self.next += 1;

@@ -10,6 +10,7 @@ use crate::rules::{GameRecord, SearchHistory};
 use crate::tt::{TranspositionTable, TtBound, TtEntry};
 
 use super::MAX_PLY;
+use super::checks::{gives_check, may_give_check};
 use super::control::Control;
 use super::history::Histories;
 use super::picker::MovePicker;
@@ -216,8 +217,9 @@ impl Worker {
     pub(super) fn make(&mut self, ctx: &SearchContext, m: Move, ply: usize) -> (Undo, bool) {
         ctx.tt.prefetch(self.pos.key_after(m));
         self.evals[ply + 1] = self.evals[ply].after_move(&self.pos, m);
+        let may_check = may_give_check(&self.pos, m);
         let undo = self.pos.do_move(m);
-        let check = self.pos.in_check();
+        let check = may_check && self.pos.in_check();
         self.rules.push(&self.pos, m, undo, check);
         self.stack[ply].mv = m;
         self.stack[ply + 1].in_check = check;
@@ -409,11 +411,29 @@ impl Worker {
         let mut quiet_count = 0;
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
 
+        // Late move pruning and futility pruning of quiet moves at shallow depth: once the
+        // test holds it holds for the rest of the node (searched, best and alpha only grow).
+        let prune_quiets = !pv_node && !in_check && depth <= 6;
+        let futility = static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth;
+        let quiets_pruned = |searched: usize, best: i32, alpha: i32| {
+            prune_quiets
+                && searched > 0
+                && best > -DECISIVE
+                && ((depth <= 5 && searched >= lmp_limit) || futility <= alpha)
+        };
         while let Some(m) = picker.next(&self.pos, &self.hist) {
-            if m == excluded || !self.pos.is_legal_pseudo(m, in_check) {
+            if m == excluded {
                 continue;
             }
             let capture = self.pos.is_capture(m);
+            // Decided before the move is played (or even tested for legality): only a check
+            // saves a quiet move from pruning, and asking that costs less than playing it.
+            if !capture && quiets_pruned(searched, best, alpha) && !gives_check(&self.pos, m) {
+                continue;
+            }
+            if !self.pos.is_legal_pseudo(m, in_check) {
+                continue;
+            }
             let quiet_killer = m == killers[0] || m == killers[1];
             // SEE pruning: near the leaves, captures that lose much material are not tried.
             if !pv_node
@@ -427,20 +447,6 @@ impl Worker {
                 continue;
             }
             let (undo, gives_check) = self.make(ctx, m, ply);
-            // Late move pruning and futility pruning of quiet moves at shallow depth.
-            if !pv_node
-                && !in_check
-                && !capture
-                && !gives_check
-                && searched > 0
-                && best > -DECISIVE
-                && ((depth <= 5 && searched >= lmp_limit)
-                    || (depth <= 6
-                        && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha))
-            {
-                self.unmake(m, undo);
-                continue;
-            }
             let extension = i32::from(
                 (gives_check || (singular && m == tt_move)) && (ply as i32) < 2 * self.root_depth,
             );
@@ -493,6 +499,9 @@ impl Worker {
             if !capture && quiet_count < quiets.len() {
                 quiets[quiet_count] = m;
                 quiet_count += 1;
+            }
+            if quiets_pruned(searched, best, alpha) {
+                picker.skip_quiets_without_check();
             }
         }
         if searched == 0 {
