@@ -8,6 +8,7 @@ pub mod eval;
 pub mod movegen;
 pub mod rules;
 pub mod search;
+pub mod tools;
 pub mod tt;
 
 pub use board::{Color, FenError, Move, Piece, PieceType, Position, START_FEN, Square};

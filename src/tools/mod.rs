@@ -1,0 +1,3 @@
+//! Offline tools built on the engine library (not used while playing).
+
+pub mod tune;
