@@ -105,29 +105,27 @@ fn relative_rank(c: Color, s: Square) -> u8 {
     }
 }
 
-/// The first and second occupied points from `s` in each of the four directions.
+/// The first and second occupied points in one direction.
+type Ray = (Option<Square>, Option<Square>);
+
+/// The empty points a slider on `s` sees along its rank and file, and the first and second
+/// occupied points in each of the four directions.
 #[inline(always)]
-fn blockers(pos: &Position, s: Square) -> [(Option<Square>, Option<Square>); 4] {
+fn rays(pos: &Position, s: Square) -> (i32, [Ray; 4]) {
     let (f, r) = (s.file(), s.rank());
     let re = &RANK_LINES[f as usize][pos.rank_bits(r) as usize];
     let fe = &FILE_LINES[r as usize][pos.file_bits(f) as usize];
     let on_rank = |i: u8| (i != Line::NONE).then(|| Square::new(i, r));
     let on_file = |i: u8| (i != Line::NONE).then(|| Square::new(f, i));
-    [
-        (on_rank(re.lo1), on_rank(re.lo2)),
-        (on_rank(re.hi1), on_rank(re.hi2)),
-        (on_file(fe.lo1), on_file(fe.lo2)),
-        (on_file(fe.hi1), on_file(fe.hi2)),
-    ]
-}
-
-/// Empty points a slider on `s` sees along its rank and file.
-#[inline(always)]
-fn empty_rays(pos: &Position, s: Square) -> i32 {
-    let (f, r) = (s.file(), s.rank());
-    let re = &RANK_LINES[f as usize][pos.rank_bits(r) as usize];
-    let fe = &FILE_LINES[r as usize][pos.file_bits(f) as usize];
-    (re.empty.count_ones() + fe.empty.count_ones()) as i32
+    (
+        (re.empty.count_ones() + fe.empty.count_ones()) as i32,
+        [
+            (on_rank(re.lo1), on_rank(re.lo2)),
+            (on_rank(re.hi1), on_rank(re.hi2)),
+            (on_file(fe.lo1), on_file(fe.lo2)),
+            (on_file(fe.hi1), on_file(fe.hi2)),
+        ],
+    )
 }
 
 /// Bit per file holding at least one of `pawns`.
@@ -143,25 +141,25 @@ fn pawn_files(pawns: Bitboard) -> u16 {
 /// Adds every positional term of `pos` to `sink`.
 #[inline]
 pub fn positional<S: Sink>(pos: &Position, sink: &mut S) {
-    side_terms(pos, Color::Red, 1, sink);
-    side_terms(pos, Color::Black, -1, sink);
+    let red = pawn_files(pos.pieces(Color::Red, PieceType::Pawn));
+    let black = pawn_files(pos.pieces(Color::Black, PieceType::Pawn));
+    side_terms(pos, Color::Red, 1, [red, black], sink);
+    side_terms(pos, Color::Black, -1, [black, red], sink);
 }
 
+/// The terms of `us`'s pieces and king; `pawn_files` are the files holding own and enemy pawns.
 #[inline(always)]
-fn side_terms<S: Sink>(pos: &Position, us: Color, sign: i32, sink: &mut S) {
+fn side_terms<S: Sink>(pos: &Position, us: Color, sign: i32, pawn_files: [u16; 2], sink: &mut S) {
     let them = us.flip();
-    let own = pos.color_bits(us);
-    let enemy = pos.color_bits(them);
-    let occ = own | enemy;
-    let own_pawn_files = pawn_files(pos.pieces(us, PieceType::Pawn));
-    let enemy_pawn_files = pawn_files(pos.pieces(them, PieceType::Pawn));
+    let [own_pawn_files, enemy_pawn_files] = pawn_files;
 
     let (mut mob, mut open, mut half, mut pins) = (0, 0, 0, 0);
     for s in Squares(pos.pieces(us, PieceType::Rook)) {
-        mob += empty_rays(pos, s);
-        for (first, second) in blockers(pos, s) {
+        let (empty, lines) = rays(pos, s);
+        mob += empty;
+        for (first, second) in lines {
             let Some(first) = first else { continue };
-            if enemy & bit(first) == 0 {
+            if pos.piece_at(first).color() != them {
                 continue;
             }
             mob += 1;
@@ -193,10 +191,11 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, sign: i32, sink: &mut S) {
     let (mut mob, mut blocked, mut centre) = (0, 0, 0);
     for s in Squares(pos.pieces(us, PieceType::Horse)) {
         for (to, leg) in HORSE_STEPS[s.index()].iter() {
-            if occ & bit(leg) != 0 {
+            if pos.piece_at(leg).is_some() {
                 blocked += 1;
-            } else if own & bit(to) == 0 {
-                mob += 1;
+            } else {
+                let p = pos.piece_at(to);
+                mob += i32::from(p.is_none() || p.color() == them);
             }
         }
         if s.file() == 4 && relative_rank(us, s) == 1 {
@@ -209,9 +208,10 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, sign: i32, sink: &mut S) {
 
     let (mut mob, mut targets) = (0, 0);
     for s in Squares(pos.pieces(us, PieceType::Cannon)) {
-        mob += empty_rays(pos, s);
-        for (_, second) in blockers(pos, s) {
-            if second.is_some_and(|b| enemy & bit(b) != 0) {
+        let (empty, lines) = rays(pos, s);
+        mob += empty;
+        for (_, second) in lines {
+            if second.is_some_and(|b| pos.piece_at(b).color() == them) {
                 targets += 1;
             }
         }
@@ -258,23 +258,24 @@ fn king_safety<S: Sink>(pos: &Position, us: Color, sign: i32, sink: &mut S) {
     sink.add(Term::ElephantMissingVsCannon, sign * no_elephants * cannons);
     sink.add(Term::ElephantMissingVsRook, sign * no_elephants * rooks);
 
-    // Walk the king's file towards the enemy.
+    // The pieces on the king's file, nearest first, towards the enemy.
     let k = pos.king_square(us);
-    let file = pos.file_bits(k.file());
+    let file = u32::from(pos.file_bits(k.file()));
+    let mut ahead = match us {
+        Color::Red => file & !((2 << k.rank()) - 1),
+        Color::Black => file & ((1 << k.rank()) - 1),
+    };
     let (mut empty_cannon, mut central_cannon, mut open) = (0, 0, 0);
-    let mut screens = 0;
     let mut shielded = false;
-    let mut r = k.rank() as i32;
-    let step = if us == Color::Red { 1 } else { -1 };
-    loop {
-        r += step;
-        if !(0..10).contains(&r) {
-            break;
-        }
-        if file & (1 << r) == 0 {
-            continue;
-        }
-        let p = pos.piece_at(Square::new(k.file(), r as u8));
+    let mut screens = 0;
+    while ahead != 0 && screens <= 2 {
+        let rank = match us {
+            Color::Red => ahead.trailing_zeros(),
+            Color::Black => 31 - ahead.leading_zeros(),
+        };
+        ahead &= !(1 << rank);
+        let rank = rank as u8;
+        let p = pos.piece_at(Square::new(k.file(), rank));
         if screens == 0 && p.color() == us {
             shielded = true;
         }
@@ -287,9 +288,6 @@ fn king_safety<S: Sink>(pos: &Position, us: Color, sign: i32, sink: &mut S) {
             break;
         }
         screens += 1;
-        if screens > 2 {
-            break;
-        }
     }
     if !shielded {
         open = rooks;
