@@ -7,15 +7,8 @@ use crate::eval::terms::{self, Sink, Term};
 use crate::eval::weights::{MATERIAL_EG, MATERIAL_MG, PHASE_MAX, TEMPO, TERMS};
 use crate::eval::{EvalState, eg_of, leader, mg_of, pack};
 
-/// Tunable kinds of material (the king has none).
-pub const MATERIAL_KINDS: [PieceType; 6] = [
-    PieceType::Advisor,
-    PieceType::Elephant,
-    PieceType::Horse,
-    PieceType::Rook,
-    PieceType::Cannon,
-    PieceType::Pawn,
-];
+/// Tunable kinds of material: all but the king, which has none.
+pub const MATERIAL_KINDS: &[PieceType] = PieceType::ALL.split_at(1).1;
 
 /// Number of tunable weights: a middlegame and an endgame value per term and material kind.
 pub const PARAMS: usize = 2 * (Term::COUNT + MATERIAL_KINDS.len());
