@@ -15,8 +15,8 @@ pub mod writer;
 
 use std::io::{self, BufRead};
 
-use crate::board::Position;
-use features::{Sample, current_weights, sample};
+use crate::board::{PieceType, Position};
+use features::{MATERIAL_KINDS, PARAMS, Sample, current_weights, material_param, sample};
 
 /// Reads `<FEN> ; <result>` lines into samples, skipping lines that do not parse.
 pub fn read_samples(input: impl BufRead) -> io::Result<Vec<Sample>> {
@@ -48,6 +48,19 @@ pub struct FitReport {
     pub weights: Vec<f64>,
 }
 
+/// Which weights the fit may move: all but the advisor and elephant values, which the
+/// missing-defender terms already price (tuning both lets them drift apart without bound).
+pub fn free_params() -> Vec<bool> {
+    let mut free = vec![true; PARAMS];
+    for (i, k) in MATERIAL_KINDS.iter().enumerate() {
+        if matches!(k, PieceType::Advisor | PieceType::Elephant) {
+            free[material_param(i)] = false;
+            free[material_param(i) + 1] = false;
+        }
+    }
+    free
+}
+
 /// Fits the weights to `samples`, holding every tenth position out to check the fit.
 pub fn fit(samples: &[Sample], iterations: usize, rate: f64) -> FitReport {
     let (mut train, mut test) = (Vec::new(), Vec::new());
@@ -56,7 +69,7 @@ pub fn fit(samples: &[Sample], iterations: usize, rate: f64) -> FitReport {
     }
     let w0 = current_weights();
     let k = texel::fit_k(&train, &w0);
-    let w = texel::descend(&train, &w0, k, iterations, rate);
+    let w = texel::descend(&train, &w0, &free_params(), k, iterations, rate);
     FitReport {
         k,
         train: train.len(),

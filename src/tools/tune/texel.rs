@@ -37,8 +37,15 @@ pub fn fit_k(samples: &[Sample], w: &[f64]) -> f64 {
 }
 
 /// Minimises the error by full-batch Adam steps from `w`, `iterations` times, with step size
-/// `rate` (centipawns). Returns the new weights.
-pub fn descend(samples: &[Sample], w: &[f64], k: f64, iterations: usize, rate: f64) -> Vec<f64> {
+/// `rate` (centipawns), moving only the weights marked in `free`. Returns the new weights.
+pub fn descend(
+    samples: &[Sample],
+    w: &[f64],
+    free: &[bool],
+    k: f64,
+    iterations: usize,
+    rate: f64,
+) -> Vec<f64> {
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
     let mut w = w.to_vec();
     let mut m = vec![0.0; w.len()];
@@ -55,7 +62,7 @@ pub fn descend(samples: &[Sample], w: &[f64], k: f64, iterations: usize, rate: f
             }
         }
         let n = samples.len().max(1) as f64;
-        for i in 0..w.len() {
+        for i in (0..w.len()).filter(|&i| free[i]) {
             let g = grad[i] / n;
             m[i] = b1 * m[i] + (1.0 - b1) * g;
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
@@ -87,7 +94,8 @@ mod tests {
             .collect();
         let w = vec![10.0];
         let k = 1.0;
-        let tuned = descend(&samples, &w, k, 200, 5.0);
+        let tuned = descend(&samples, &w, &[true], k, 200, 5.0);
+        assert_eq!(descend(&samples, &w, &[false], k, 200, 5.0), w);
         assert!(tuned[0] > 100.0, "{tuned:?}");
         assert!(error(&samples, &tuned, k) < error(&samples, &w, k));
     }

@@ -49,7 +49,10 @@ pub fn render(w: &[f64]) -> String {
     let end = start + text[start..].find("];").expect("term table ends");
     let mut table = String::new();
     for (t, term) in Term::ALL.iter().enumerate() {
-        let (a, b) = (w[term_param(t)].round(), w[term_param(t) + 1].round());
+        let (a, b) = (
+            w[term_param(t)].round() as i32,
+            w[term_param(t) + 1].round() as i32,
+        );
         writeln!(table, "    ({a}, {b}), // {}", term.name()).expect("write to string");
     }
     format!("{}{table}{}", &text[..start], &text[end..])
