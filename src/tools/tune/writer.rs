@@ -61,6 +61,7 @@ pub fn render(w: &[f64]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::PieceType;
     use crate::tools::tune::features::current_weights;
 
     #[test]
@@ -72,10 +73,16 @@ mod tests {
     fn new_weights_land_in_their_lines() {
         let mut w = current_weights();
         w[term_param(Term::RookPin as usize)] = 77.0;
-        w[material_param(3) + 1] = 999.0;
+        let rook = MATERIAL_KINDS
+            .iter()
+            .position(|&k| k == PieceType::Rook)
+            .unwrap();
+        w[material_param(rook) + 1] = 999.0;
         let text = render(&w);
         assert!(text.contains("(77, "), "{text}");
         assert!(text.contains("// RookPin"));
-        assert!(text.contains("pub const MATERIAL_EG: [i32; 7] = [0, 80, 80, 420, 999, 380, 45];"));
+        let mut eg = MATERIAL_EG;
+        eg[PieceType::Rook.index()] = 999;
+        assert!(text.contains(&material_line("MATERIAL_EG", eg)), "{text}");
     }
 }
