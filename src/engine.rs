@@ -5,12 +5,13 @@
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use crate::board::{Move, Position};
 use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord};
 use crate::search::driver::THREAD_STACK;
 use crate::search::{Control, SearchSetup, Worker, run};
-use crate::tt::TranspositionTable;
+use crate::tt::{TranspositionTable, TtBound};
 
 /// A score from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,6 +121,17 @@ impl Default for EngineOptions {
     }
 }
 
+/// What the hash table knows about a position (UCCI `probe` → `pophash`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HashProbe {
+    /// The stored move, if it is legal in the position.
+    pub best: Option<Move>,
+    pub score: Score,
+    /// `Exact`, or which side of the true score `score` lies on.
+    pub bound: Bound,
+    pub depth: u32,
+}
+
 pub struct Engine {
     reporter: Arc<dyn Reporter>,
     options: EngineOptions,
@@ -191,6 +203,21 @@ impl Engine {
         self.game.position()
     }
 
+    /// The hash table's entry for `pos`, if any (safe during a search: entries are atomic).
+    pub fn probe(&self, pos: &Position) -> Option<HashProbe> {
+        let e = self.tt.probe(pos.key())?;
+        Some(HashProbe {
+            best: Some(e.mv).filter(|&m| pos.is_legal(m)),
+            score: crate::search::score::report(e.score),
+            bound: match e.bound {
+                TtBound::Exact => Bound::Exact,
+                TtBound::Lower => Bound::Lower,
+                TtBound::Upper => Bound::Upper,
+            },
+            depth: e.depth.max(0) as u32,
+        })
+    }
+
     /// Moves the next search must not play at the root (UCCI `banmoves`).
     pub fn set_banmoves(&mut self, moves: Vec<Move>) {
         self.banmoves = moves;
@@ -213,6 +240,7 @@ impl Engine {
             multipv: self.options.multipv.max(1),
             move_overhead_ms: self.options.move_overhead_ms,
             move_limit: self.options.move_limit,
+            start: Instant::now(),
         };
         let reporter = Arc::clone(&self.reporter);
         let control = Arc::clone(&self.control);
@@ -277,7 +305,6 @@ impl Drop for Engine {
 mod tests {
     use super::*;
     use std::sync::mpsc::{Receiver, Sender, channel};
-    use std::time::Instant;
 
     struct Chan(Sender<Report>);
 
@@ -285,6 +312,14 @@ mod tests {
         fn report(&self, r: Report) {
             let _ = self.0.send(r);
         }
+    }
+
+    /// Engine tests run one at a time: the timing tests must not share the cores with the
+    /// other searches.
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    fn serial() -> std::sync::MutexGuard<'static, ()> {
+        SERIAL.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn engine_with(multipv: usize, threads: usize) -> (Engine, Receiver<Report>) {
@@ -387,6 +422,7 @@ mod tests {
 
     #[test]
     fn mates_in_one_to_five_are_found() {
+        let _serial = serial();
         let (mut e, rx) = engine();
         for (fen, n) in MATES {
             let mut pos = Position::from_fen(fen).unwrap();
@@ -421,6 +457,7 @@ mod tests {
 
     #[test]
     fn no_legal_move_reports_mate_zero_and_no_best_move() {
+        let _serial = serial();
         let (mut e, rx) = engine();
         for fen in [
             "2b1ka3/4a4/4b4/9/9/6p2/9/2pA1A3/1r7/3K1r3 w - - 0 1",
@@ -436,9 +473,35 @@ mod tests {
     }
 
     #[test]
-    fn movetime_is_respected() {
+    fn probe_reports_what_the_search_stored() {
+        let _serial = serial();
         let (mut e, rx) = engine();
-        for t in [50, 300] {
+        let start = Position::startpos();
+        assert_eq!(e.probe(&start), None);
+        let (infos, best) = search(&mut e, &rx, depth(5));
+        let p = e.probe(&start).unwrap();
+        assert_eq!(p.best, best.best);
+        assert!(p.depth >= 4);
+        assert_eq!(
+            (p.bound, p.score),
+            (Bound::Exact, infos.last().unwrap().score)
+        );
+    }
+
+    #[test]
+    fn no_attacking_material_is_a_draw() {
+        let _serial = serial();
+        let (mut e, rx) = engine();
+        set_fen(&mut e, "3k5/4a4/9/9/9/9/9/9/9/2B1KA3 w - - 0 1");
+        let (_, best) = search(&mut e, &rx, depth(4));
+        assert_eq!(best.score, Some(Score::Cp(0)));
+    }
+
+    #[test]
+    fn movetime_is_respected() {
+        let _serial = serial();
+        let (mut e, rx) = engine();
+        for t in [200, 1000] {
             let start = Instant::now();
             let (infos, best) = search(
                 &mut e,
@@ -457,6 +520,7 @@ mod tests {
 
     #[test]
     fn clock_mode_spends_a_fraction_of_the_time() {
+        let _serial = serial();
         let (mut e, rx) = engine();
         let start = Instant::now();
         let (_, best) = search(
@@ -477,6 +541,7 @@ mod tests {
 
     #[test]
     fn node_limit_is_nearly_exact() {
+        let _serial = serial();
         let (mut e, rx) = engine();
         let (infos, _) = search(
             &mut e,
@@ -504,6 +569,7 @@ mod tests {
 
     #[test]
     fn ponder_holds_the_best_move_until_ponderhit_or_stop() {
+        let _serial = serial();
         let (mut e, rx) = engine();
         // A finished pondering search waits for ponderhit or stop.
         for release in [Engine::ponderhit, Engine::stop] {
@@ -518,7 +584,7 @@ mod tests {
         }
         // After ponderhit the move time counts from the ponderhit.
         e.go(Limits {
-            movetime_ms: Some(100),
+            movetime_ms: Some(400),
             ponder: true,
             ..Limits::default()
         });
@@ -526,11 +592,13 @@ mod tests {
         let hit = Instant::now();
         e.ponderhit();
         assert!(finish(&mut e, &rx).1.best.is_some());
-        assert!(hit.elapsed().as_millis() < 100);
+        let spent = hit.elapsed().as_millis();
+        assert!((200..400).contains(&spent), "{spent} ms after ponderhit");
     }
 
     #[test]
     fn infinite_search_stops_promptly_on_stop() {
+        let _serial = serial();
         let (mut e, rx) = engine();
         e.go(Limits {
             infinite: true,
@@ -546,6 +614,7 @@ mod tests {
 
     #[test]
     fn banmoves_and_searchmoves_restrict_the_root() {
+        let _serial = serial();
         let (mut e, rx) = engine();
         let legal = e.position().legal_moves();
         let only = legal[7];
@@ -569,6 +638,7 @@ mod tests {
 
     #[test]
     fn multipv_reports_distinct_lines_best_first() {
+        let _serial = serial();
         let (mut e, rx) = engine_with(3, 1);
         let (infos, best) = search(&mut e, &rx, depth(5));
         let last: Vec<&SearchInfo> = infos.iter().rev().take(3).rev().collect();
@@ -588,6 +658,7 @@ mod tests {
 
     #[test]
     fn several_threads_search_together() {
+        let _serial = serial();
         let (mut e, rx) = engine_with(1, 3);
         let (infos, best) = search(&mut e, &rx, depth(7));
         assert!(e.position().is_legal(best.best.unwrap()));

@@ -6,10 +6,12 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod movegen;
+pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod tools;
 pub mod tt;
+pub mod tune;
 
 pub use board::{Color, FenError, Move, Piece, PieceType, Position, START_FEN, Square};
 pub use movegen::MoveList;

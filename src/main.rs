@@ -10,10 +10,10 @@ use clap::{Parser, Subcommand};
 
 use chuhan::Position;
 use chuhan::movegen::perft_report;
-use chuhan::search::bench::{DEFAULT_BENCH_DEPTH, bench};
-use chuhan::tools::tune::datagen::{GenConfig, generate};
-use chuhan::tools::tune::writer::render;
-use chuhan::tools::tune::{fit, read_samples};
+use chuhan::search::bench::{DEFAULT_BENCH_DEPTH, bench, bench_report};
+use chuhan::tune::datagen::{GenConfig, generate};
+use chuhan::tune::writer::render;
+use chuhan::tune::{fit, read_samples};
 use indicatif::ProgressBar;
 
 #[derive(Parser)]
@@ -36,11 +36,27 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
+    /// Play a game against chuhan in the terminal.
+    Play(chuhan::tools::play::PlayArgs),
+    /// Judge a game: prints `ongoing`, or the result and why (e.g. `1-0 checkmate`).
+    Adjudicate {
+        /// Start position (default: the standard one).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves played from it, in ICCS (h2e2).
+        #[arg(long, num_args = 0..)]
+        moves: Vec<String>,
+        /// Plies without capture before a draw, 0 = off.
+        #[arg(long, default_value_t = chuhan::rules::DEFAULT_MOVE_LIMIT)]
+        move_limit: u32,
+    },
     /// Search the benchmark positions to a fixed depth; prints the node count and speed.
     Bench {
         /// Search depth (default: the standard bench depth).
         depth: Option<u32>,
     },
+    /// Play engines against each other (UCI/UCCI), with statistics, SPRT and PGN.
+    Match(Box<chuhan::tools::matches::MatchArgs>),
     /// Tune the evaluation weights to self-play results (Texel's method).
     #[command(subcommand)]
     Tune(Tune),
@@ -84,14 +100,17 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     match cli.command {
-        None => ExitCode::SUCCESS,
-        Some(Command::Bench { depth }) => {
-            let r = bench(depth.unwrap_or(DEFAULT_BENCH_DEPTH));
-            println!("Time (ms): {}", r.ms);
-            println!("Nodes searched: {}", r.nodes);
-            println!("Nodes/second: {}", r.nps);
+        None => {
+            chuhan::protocol::serve(std::io::stdin().lock(), std::io::stdout());
             ExitCode::SUCCESS
         }
+        Some(Command::Play(args)) => chuhan::tools::play::run(args),
+        Some(Command::Bench { depth }) => {
+            let r = bench(depth.unwrap_or(DEFAULT_BENCH_DEPTH));
+            println!("{}", bench_report(&r));
+            ExitCode::SUCCESS
+        }
+        Some(Command::Match(args)) => chuhan::tools::matches::run_cli(*args),
         Some(Command::Tune(t)) => match tune(t) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -115,6 +134,23 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Adjudicate {
+            fen,
+            moves,
+            move_limit,
+        }) => match chuhan::rules::adjudicate(fen.as_deref(), &moves, move_limit) {
+            Ok(verdict) => {
+                println!(
+                    "{}",
+                    verdict.map_or("ongoing".to_string(), |v| v.to_string())
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
     }
 }
 

@@ -81,16 +81,31 @@ fn unpack(data: u64) -> Option<TtEntry> {
     })
 }
 
+/// Memory the system can still give, in megabytes (Linux; `None` where unknown). Filling a
+/// table larger than that would get the process killed rather than refused.
+fn available_mb() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb >> 10)
+}
+
+/// The table size for a request of `mb` megabytes when `available` megabytes are free.
+fn capped_mb(mb: usize, available: Option<usize>) -> usize {
+    mb.clamp(1, available.map_or(usize::MAX, |a| (a / 2).max(1)))
+}
+
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     generation: AtomicU8,
 }
 
 impl TranspositionTable {
-    /// A table of (at most) `mb` megabytes; if the memory cannot be had, the largest half-size
-    /// that can.
+    /// A table of (at most) `mb` megabytes; never more than half the memory the system has
+    /// available, and if the memory cannot be had, the largest half-size that can.
     pub fn new(mb: usize) -> TranspositionTable {
-        let mut count = (mb.max(1) << 20) / size_of::<Bucket>();
+        let mb = capped_mb(mb, available_mb());
+        let mut count = (mb << 20) / size_of::<Bucket>();
         let mut buckets = Vec::new();
         while buckets.try_reserve_exact(count).is_err() && count > 1 {
             count /= 2;
@@ -270,6 +285,16 @@ mod tests {
         // Now an old deep entry gives way before the fresh shallow one.
         assert!(tt.probe(keys[4]).is_some());
         assert_eq!(tt.probe(keys[1]), None);
+    }
+
+    #[test]
+    fn absurd_sizes_are_capped_by_available_memory() {
+        assert_eq!(capped_mb(65_536, Some(8_000)), 4_000);
+        assert_eq!(capped_mb(64, Some(8_000)), 64);
+        assert_eq!(capped_mb(0, Some(8_000)), 1);
+        assert_eq!(capped_mb(64, Some(1)), 1);
+        assert_eq!(capped_mb(65_536, None), 65_536);
+        assert!(available_mb().is_none_or(|a| a > 0));
     }
 
     #[test]

@@ -132,6 +132,10 @@ pub const PST_EG_KING: [i32; 90] = [
 /// In the endgame the pawn table counts this many quarters of its middlegame value.
 pub const PAWN_EG_QUARTERS: i32 = 5;
 
+/// Piece values for static exchange evaluation (king, advisor, elephant, horse, rook, cannon,
+/// pawn): a king "captured" ends the exchange.
+pub const SEE_VALUE: [i32; 7] = [10_000, 100, 100, 400, 900, 450, 100];
+
 /// Weights of the positional terms as (middlegame, endgame), in `Term` order.
 #[rustfmt::skip]
 pub const TERMS: [(i32, i32); Term::COUNT] = [

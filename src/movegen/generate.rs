@@ -230,8 +230,8 @@ impl Position {
     pub fn generate_legal(&self, kind: GenKind) -> MoveList {
         let mut list = MoveList::new();
         self.generate_pseudo(kind, &mut list);
-        let in_check = self.in_check();
-        list.retain(|m| self.is_legal_pseudo(m, in_check));
+        let legality = self.legality();
+        list.retain(|m| legality.allows(self, m));
         list
     }
 
@@ -255,10 +255,8 @@ impl Position {
     pub fn count_legal(&self) -> usize {
         let mut list = MoveList::new();
         self.generate_pseudo(GenKind::All, &mut list);
-        let in_check = self.in_check();
-        list.iter()
-            .filter(|&&m| self.is_legal_pseudo(m, in_check))
-            .count()
+        let legality = self.legality();
+        list.iter().filter(|&&m| legality.allows(self, m)).count()
     }
 
     /// Whether the side to move has no legal move (mated or stalemated: either way it has lost).

@@ -2,6 +2,7 @@
 
 pub mod attacks;
 pub mod generate;
+pub mod legality;
 pub mod perft;
 pub mod tables;
 

@@ -55,7 +55,9 @@ const fn in_palace(f: i32, r: i32) -> bool {
 const ORTHO: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
-const fn build_king() -> [Steps; 90] {
+/// One step in each of `dirs`, staying inside the same palace (king: orthogonal, advisor:
+/// diagonal).
+const fn build_palace_steps(dirs: [(i32, i32); 4]) -> [Steps; 90] {
     let mut t = [Steps::EMPTY; 90];
     let mut s = 0;
     while s < 90 {
@@ -63,28 +65,8 @@ const fn build_king() -> [Steps; 90] {
         if in_palace(f, r) {
             let mut i = 0;
             while i < 4 {
-                let (nf, nr) = (f + ORTHO[i].0, r + ORTHO[i].1);
+                let (nf, nr) = (f + dirs[i].0, r + dirs[i].1);
                 // Same palace: ranks must stay on the same side.
-                if on_board(nf, nr) && in_palace(nf, nr) && (nr <= 2) == (r <= 2) {
-                    t[s as usize] = t[s as usize].push(sq(nf, nr), 0);
-                }
-                i += 1;
-            }
-        }
-        s += 1;
-    }
-    t
-}
-
-const fn build_advisor() -> [Steps; 90] {
-    let mut t = [Steps::EMPTY; 90];
-    let mut s = 0;
-    while s < 90 {
-        let (f, r) = (s % 9, s / 9);
-        if in_palace(f, r) {
-            let mut i = 0;
-            while i < 4 {
-                let (nf, nr) = (f + DIAG[i].0, r + DIAG[i].1);
                 if on_board(nf, nr) && in_palace(nf, nr) && (nr <= 2) == (r <= 2) {
                     t[s as usize] = t[s as usize].push(sq(nf, nr), 0);
                 }
@@ -187,23 +169,26 @@ const fn build_pawn(red: bool) -> [Steps; 90] {
     t
 }
 
-pub static KING_STEPS: [Steps; 90] = build_king();
-pub static ADVISOR_STEPS: [Steps; 90] = build_advisor();
+pub static KING_STEPS: [Steps; 90] = build_palace_steps(ORTHO);
+pub static ADVISOR_STEPS: [Steps; 90] = build_palace_steps(DIAG);
 pub static ELEPHANT_STEPS: [Steps; 90] = build_elephant();
 pub static HORSE_STEPS: [Steps; 90] = build_horse();
 pub static HORSE_ATTACKERS: [Steps; 90] = build_horse_attackers();
 pub static PAWN_STEPS: [[Steps; 90]; 2] = [build_pawn(true), build_pawn(false)];
 
 /// Slider view along one line (a rank or a file) from one point, for one occupancy.
-/// `empty` holds the reachable empty points as a bitmask of line indices; `near`/`far` hold the
-/// first and second blocker towards the low end (`lo`) and the high end (`hi`), `NONE` if absent.
+/// `empty` holds the reachable empty points as a bitmask of line indices; `lo1..lo3` and
+/// `hi1..hi3` the first, second and third blocker towards the low and the high end, `NONE` if
+/// absent (the third one tells whether a piece stands between a cannon and its screen).
 #[derive(Clone, Copy)]
 pub struct Line {
     pub empty: u16,
     pub lo1: u8,
     pub lo2: u8,
+    pub lo3: u8,
     pub hi1: u8,
     pub hi2: u8,
+    pub hi3: u8,
 }
 
 impl Line {
@@ -212,8 +197,10 @@ impl Line {
         empty: 0,
         lo1: Line::NONE,
         lo2: Line::NONE,
+        lo3: Line::NONE,
         hi1: Line::NONE,
         hi2: Line::NONE,
+        hi3: Line::NONE,
     };
 }
 
@@ -225,8 +212,10 @@ const fn line_entry(pos: usize, occ: usize, len: usize) -> Line {
         if occ & (1 << i) != 0 {
             if found == 0 {
                 e.lo1 = i as u8;
-            } else {
+            } else if found == 1 {
                 e.lo2 = i as u8;
+            } else {
+                e.lo3 = i as u8;
                 break;
             }
             found += 1;
@@ -241,8 +230,10 @@ const fn line_entry(pos: usize, occ: usize, len: usize) -> Line {
         if occ & (1 << i) != 0 {
             if found == 0 {
                 e.hi1 = i as u8;
-            } else {
+            } else if found == 1 {
                 e.hi2 = i as u8;
+            } else {
+                e.hi3 = i as u8;
                 break;
             }
             found += 1;
@@ -317,8 +308,9 @@ mod tests {
     #[test]
     fn line_lookup_finds_blockers() {
         // Rank occupancy: files 1, 3, 6, 8; slider on file 4.
-        let e = RANK_LINES[4][(1 << 1) | (1 << 3) | (1 << 6) | (1 << 8)];
-        assert_eq!((e.lo1, e.lo2, e.hi1, e.hi2), (3, 1, 6, 8));
+        let e = RANK_LINES[4][(1 << 0) | (1 << 1) | (1 << 3) | (1 << 6) | (1 << 8)];
+        assert_eq!((e.lo1, e.lo2, e.lo3), (3, 1, 0));
+        assert_eq!((e.hi1, e.hi2, e.hi3), (6, 8, Line::NONE));
         assert_eq!(e.empty, 1 << 5);
         let e = FILE_LINES[0][1 << 9];
         assert_eq!((e.lo1, e.hi1, e.hi2), (Line::NONE, 9, Line::NONE));

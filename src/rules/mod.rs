@@ -1,12 +1,16 @@
 //! The referee: one judge for the search, the protocol, the match runner and terminal play.
-//!
-//! SKELETON: the types and signatures here are the agreed interface; the rules work fills in
-//! perpetual check and chase judging, which for now are reported as plain repetition draws.
 
+pub mod adjudicate;
+pub mod chase;
 pub mod record;
+mod repetition;
 pub mod search_history;
 pub mod verdict;
 
+#[cfg(test)]
+mod tests;
+
+pub use adjudicate::{AdjudicateError, adjudicate};
 pub use record::GameRecord;
 pub use search_history::{RuleScore, SearchHistory};
 pub use verdict::{GameResult, Reason, Verdict};

@@ -3,6 +3,7 @@
 use crate::board::{Move, Position};
 use crate::movegen::MoveError;
 
+use super::repetition::judge_cycle;
 use super::verdict::{GameResult, Reason, Verdict};
 
 #[derive(Clone, Debug)]
@@ -76,8 +77,10 @@ impl GameRecord {
         self.positions.last().expect("never empty")
     }
 
-    /// Whether the game is over, and why. `move_limit` is in plies without capture, 0 = off.
-    /// SKELETON: repetition is judged as a plain draw until perpetual check/chase land.
+    /// Whether the game is over, and why, checked in this order: no legal move (checkmate or
+    /// stalemate, a loss for the side to move, even on the last ply the move limit allows), the
+    /// third occurrence of the position (judged by perpetual check and chase), the move limit
+    /// (plies without capture, 0 = off), no attacking material on either side.
     pub fn verdict(&self, move_limit: u32) -> Option<Verdict> {
         let pos = self.position();
         let side = pos.side_to_move();
@@ -92,13 +95,11 @@ impl GameRecord {
                 reason,
             });
         }
-        let key = pos.key();
-        let occurrences = self.positions.iter().filter(|p| p.key() == key).count();
-        if occurrences >= 3 {
-            return Some(Verdict {
-                result: GameResult::Draw,
-                reason: Reason::Repetition,
-            });
+        if let Some(reason) = self.repetition() {
+            let result = reason
+                .rule_breaker()
+                .map_or(GameResult::Draw, |c| GameResult::win_for(c.flip()));
+            return Some(Verdict { result, reason });
         }
         if move_limit > 0 && u32::from(pos.halfmove_clock()) >= move_limit {
             return Some(Verdict {
@@ -113,5 +114,20 @@ impl GameRecord {
             });
         }
         None
+    }
+
+    /// When the current position stands for the third time, the judgement of the moves since
+    /// the first of those occurrences.
+    fn repetition(&self) -> Option<Reason> {
+        let key = self.position().key();
+        let n = self.moves.len();
+        // The key holds the side to move, and equal keys mean equal material: no capture between.
+        let mut earlier = (0..n).rev().filter(|&i| self.positions[i].key() == key);
+        earlier.next()?;
+        let first = earlier.next()?;
+        let cycle = (first..n)
+            .rev()
+            .map(|i| (self.moves[i], self.positions[i + 1].in_check()));
+        Some(judge_cycle(self.position(), cycle))
     }
 }

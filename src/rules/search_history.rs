@@ -1,11 +1,11 @@
 //! The search-facing repetition judge: a stack of what each ply did, pushed and popped as the
-//! search walks the tree, allocated once.
-//!
-//! SKELETON: every repetition is a draw for now; the rules work adds perpetual check and chase.
+//! search walks the tree, allocated once. Repetitions are found by key; only then is the cycle
+//! replayed (on a stack copy of the position) to tell perpetual check and chase from a draw.
 
 use crate::board::{Move, Position, Undo};
 
 use super::record::GameRecord;
+use super::repetition::judge_cycle;
 
 /// What a repetition found at a search node means for the side to move there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,11 +22,13 @@ struct Entry {
     /// Key of the position after the move.
     key: u64,
     mv: Move,
-    undo: Undo,
     gave_check: bool,
+    /// How many plies back from the position after the move a repetition may lie: the plies
+    /// since the last capture or null move.
+    reach: u16,
 }
 
-/// Game history since the last capture plus the current search path.
+/// Game history plus the current search path.
 #[derive(Clone, Debug)]
 pub struct SearchHistory {
     entries: Vec<Entry>,
@@ -36,40 +38,46 @@ pub struct SearchHistory {
     base_key: u64,
 }
 
-/// Search plies the history can hold beyond the game's moves (no reallocation below it).
-const PATH_CAPACITY: usize = 256;
+/// Search plies the history holds beyond the game's moves without reallocating.
+pub const PATH_CAPACITY: usize = 256;
 
 impl SearchHistory {
     /// History of the game so far, ready for a search from its current position.
     pub fn from_record(record: &GameRecord) -> SearchHistory {
         let moves = record.moves();
-        let mut entries = Vec::with_capacity(moves.len() + PATH_CAPACITY);
-        let mut pos = record.start().clone();
-        let base_key = pos.key();
-        for &m in moves {
-            let undo = pos.do_move(m);
-            entries.push(Entry {
-                key: pos.key(),
-                mv: m,
-                undo,
-                gave_check: pos.in_check(),
-            });
+        let mut history = SearchHistory {
+            entries: Vec::with_capacity(moves.len() + PATH_CAPACITY),
+            root: 0,
+            base_key: record.start().key(),
+        };
+        for (i, &m) in moves.iter().enumerate() {
+            let before = record.position_at(i);
+            let after = record.position_at(i + 1);
+            let undo = Undo {
+                captured: before.piece_at(m.to()),
+                halfmove: before.halfmove_clock(),
+            };
+            history.push(after, m, undo, after.in_check());
         }
-        SearchHistory {
-            root: entries.len(),
-            entries,
-            base_key,
-        }
+        history.root = history.entries.len();
+        history
     }
 
-    /// Records a move the search just made; `pos` is the position after it.
+    /// Records a move the search just made; `pos` is the position after it. A null move
+    /// (`Move::NULL`, with the `Undo` of `do_null_move`) is recorded too: no repetition is
+    /// looked for across it.
     #[inline]
     pub fn push(&mut self, pos: &Position, m: Move, undo: Undo, gave_check: bool) {
+        let reach = if m.is_null() || undo.captured.is_some() {
+            0
+        } else {
+            self.entries.last().map_or(0, |e| e.reach).saturating_add(1)
+        };
         self.entries.push(Entry {
             key: pos.key(),
             mv: m,
-            undo,
             gave_check,
+            reach,
         });
     }
 
@@ -84,29 +92,126 @@ impl SearchHistory {
         self.entries.len() - self.root
     }
 
-    /// Judges the position `pos` (the one after the last pushed move) for repetition.
+    /// Key of the position `back` plies before the current one (`back <= entries.len()`).
+    #[inline]
+    fn key_back(&self, back: usize) -> u64 {
+        let n = self.entries.len();
+        if back == n {
+            self.base_key
+        } else {
+            self.entries[n - 1 - back].key
+        }
+    }
+
+    /// Judges `pos` (the position after the last pushed move; call it below the root only) for
+    /// repetition: `None` when it is not one yet. A repetition counts at its second occurrence
+    /// when the earlier one lies on the search path after the root, else at its third
+    /// (counting the game's history). Its moves are judged by `rules.md`: perpetual check or
+    /// chase loses, anything else draws. No allocation.
     #[inline]
     pub fn judge(&self, pos: &Position) -> Option<RuleScore> {
+        let reach = self.entries.last()?.reach as usize;
         let key = pos.key();
-        let n = self.entries.len();
-        let window = (pos.halfmove_clock() as usize).min(n);
-        let mut i = 4;
-        while i <= window {
-            let k = if i == n {
-                self.base_key
-            } else {
-                self.entries[n - 1 - i].key
-            };
-            if k == key {
-                let _ = (
-                    self.entries[n - 1].mv,
-                    self.entries[n - 1].undo,
-                    self.entries[n - 1].gave_check,
-                );
-                return Some(RuleScore::Draw);
+        let mut seen_at_or_before_root = false;
+        let mut back = 4;
+        while back <= reach {
+            if self.key_back(back) == key {
+                if back < self.path_len() || seen_at_or_before_root {
+                    return Some(self.judge_span(pos, back));
+                }
+                seen_at_or_before_root = true;
             }
-            i += 2;
+            back += 2;
         }
         None
+    }
+
+    /// Judges the last `plies` moves, which led from an earlier occurrence of `pos` to it.
+    #[cold]
+    fn judge_span(&self, pos: &Position, plies: usize) -> RuleScore {
+        let n = self.entries.len();
+        let moves = self.entries[n - plies..]
+            .iter()
+            .rev()
+            .map(|e| (e.mv, e.gave_check));
+        match judge_cycle(pos, moves).rule_breaker() {
+            None => RuleScore::Draw,
+            Some(c) if c == pos.side_to_move() => RuleScore::Loss,
+            Some(_) => RuleScore::Win,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    use super::*;
+
+    thread_local! {
+        static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Counts this thread's allocations (tests run on parallel threads).
+    struct Counting;
+
+    // SAFETY: every call goes unchanged to the system allocator, which upholds the contract;
+    // counting only touches a const-initialised thread-local `Cell`, which never allocates.
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+            // SAFETY: forwarded with the caller's guarantees.
+            unsafe { System.alloc(layout) }
+        }
+
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: forwarded with the caller's guarantees.
+            unsafe { System.dealloc(ptr, layout) }
+        }
+    }
+
+    #[global_allocator]
+    static GLOBAL: Counting = Counting;
+
+    #[test]
+    fn push_judge_and_pop_do_not_allocate() {
+        // A rook chasing a horse: the last judgement replays the cycle to find the chase.
+        let start = Position::from_fen("4k4/9/6n2/9/9/9/7R1/9/9/3K5 w - - 0 1").unwrap();
+        let texts = ["h3g3", "g7h9", "g3h3", "h9g7"];
+        let record = GameRecord::from_moves(start, &texts).unwrap();
+        let mut pos = record.position().clone();
+        let mut history = SearchHistory::from_record(&record);
+        let mut moves = [Move::NULL; 4];
+        let mut p = pos.clone();
+        for (m, t) in moves.iter_mut().zip(texts) {
+            *m = p.parse_move(t).unwrap();
+            p.do_move(*m);
+        }
+
+        let before = ALLOCATIONS.with(Cell::get);
+        let mut last = None;
+        for _ in 0..3 {
+            let mut undos = [None; 4];
+            for (u, &m) in undos.iter_mut().zip(&moves) {
+                let check = pos.gives_check(m);
+                let undo = pos.do_move(m);
+                history.push(&pos, m, undo, check);
+                last = history.judge(&pos);
+                *u = Some(undo);
+            }
+            for (u, &m) in undos.iter().zip(&moves).rev() {
+                history.pop();
+                pos.undo_move(m, u.unwrap());
+            }
+        }
+        let after = ALLOCATIONS.with(Cell::get);
+
+        assert_eq!(
+            last,
+            Some(RuleScore::Loss),
+            "Red to move chased perpetually"
+        );
+        assert_eq!(after - before, 0);
     }
 }

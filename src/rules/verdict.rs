@@ -56,6 +56,16 @@ pub struct Verdict {
     pub reason: Reason,
 }
 
+impl Reason {
+    /// The side that lost by breaking the repetition rules, if any.
+    pub fn rule_breaker(self) -> Option<Color> {
+        match self {
+            Reason::PerpetualCheck { by } | Reason::PerpetualChase { by, .. } => Some(by),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

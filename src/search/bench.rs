@@ -33,6 +33,14 @@ pub struct BenchResult {
     pub ms: u64,
 }
 
+/// The lines `bench` prints, node count and speed last (tools read the last two lines).
+pub fn bench_report(r: &BenchResult) -> String {
+    format!(
+        "Time (ms): {}\nNodes searched: {}\nNodes/second: {}",
+        r.ms, r.nodes, r.nps
+    )
+}
+
 struct Silent;
 
 impl Reporter for Silent {
@@ -57,6 +65,7 @@ pub fn bench(depth: u32) -> BenchResult {
             multipv: 1,
             move_overhead_ms: 0,
             move_limit: DEFAULT_MOVE_LIMIT,
+            start: Instant::now(),
         };
         tt.clear();
         control.reset(false);

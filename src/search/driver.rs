@@ -6,13 +6,14 @@ use std::time::Instant;
 
 use crate::board::Move;
 use crate::engine::{BestMove, Bound, Limits, Report, Reporter, Score, SearchInfo};
+use crate::eval::evaluate;
 use crate::rules::GameRecord;
-use crate::tt::TranspositionTable;
+use crate::tt::{TranspositionTable, TtBound};
 
 use super::MAX_PLY;
 use super::control::Control;
 use super::picker::mvv_lva;
-use super::score::{DECISIVE, INFINITE, MATE, report};
+use super::score::{DECISIVE, INFINITE, MATE, report, to_tt};
 use super::time::TimeManager;
 use super::worker::{SearchContext, Worker};
 
@@ -23,6 +24,8 @@ const ASPIRATION: i32 = 25;
 /// Reports every iteration for this long, then at most one per `REPORT_INTERVAL_MS`.
 const REPORT_ALL_MS: u64 = 1_000;
 const REPORT_INTERVAL_MS: u64 = 250;
+/// Aspiration fails are reported only in searches longer than this.
+const BOUND_REPORT_MS: u64 = 3_000;
 
 /// What one `go` searches and under which limits.
 #[derive(Clone, Debug)]
@@ -33,6 +36,8 @@ pub struct SearchSetup {
     pub multipv: usize,
     pub move_overhead_ms: u64,
     pub move_limit: u32,
+    /// When the search was asked for: the clock runs from here, not from when the thread starts.
+    pub start: Instant,
 }
 
 #[derive(Clone, Debug)]
@@ -45,10 +50,12 @@ struct RootMove {
     pv: Vec<Move>,
 }
 
-/// One reported line of a completed iteration.
+/// One reported line: of a completed iteration, or a bound from a failed aspiration window.
 #[derive(Clone, Debug)]
 struct Line {
+    depth: i32,
     score: i32,
+    bound: Bound,
     pv: Vec<Move>,
 }
 
@@ -61,9 +68,8 @@ pub fn run(
     control: &Control,
     reporter: &dyn Reporter,
 ) -> u64 {
-    let start = Instant::now();
     let limits = &setup.limits;
-    let time = TimeManager::new(limits, setup.move_overhead_ms, start);
+    let time = TimeManager::new(limits, setup.move_overhead_ms, setup.start);
     let pos = setup.game.position();
     let legal = pos.legal_moves();
     if legal.is_empty() {
@@ -181,11 +187,11 @@ fn info(ctx: &SearchContext, main: &Worker, index: usize, line: &Line) -> Search
     let nodes = ctx.total_nodes();
     let ms = ctx.time.elapsed_ms();
     SearchInfo {
-        depth: main.root_depth.max(1) as u32,
-        seldepth: main.seldepth as u32,
+        depth: line.depth as u32,
+        seldepth: main.seldepth.max(line.depth as usize) as u32,
         multipv: index as u32 + 1,
         score: report(line.score),
-        bound: Bound::Exact,
+        bound: line.bound,
         nodes,
         nps: nodes * 1000 / ms.max(1),
         hashfull: ctx.tt.hashfull(),
@@ -242,13 +248,30 @@ fn iterate(
                 if w.aborted {
                     break;
                 }
-                if s <= alpha {
+                let bound = if s <= alpha {
                     beta = (alpha + beta) / 2;
                     alpha = (s - delta).max(-INFINITE);
+                    Bound::Upper
                 } else if s >= beta {
                     beta = (s + delta).min(INFINITE);
+                    Bound::Lower
                 } else {
                     break;
+                };
+                // Long searches show the fail so that a GUI sees the score moving.
+                let elapsed = ctx.time.elapsed_ms();
+                if let Some(reporter) = reporter
+                    && elapsed >= BOUND_REPORT_MS
+                    && elapsed >= last_report + REPORT_INTERVAL_MS
+                {
+                    last_report = elapsed;
+                    let line = Line {
+                        depth,
+                        score: s,
+                        bound,
+                        pv: root[pv_idx].pv.clone(),
+                    };
+                    reporter.report(Report::Info(info(ctx, w, pv_idx, &line)));
                 }
                 delta += delta / 2;
                 if delta > 1_000 {
@@ -274,13 +297,24 @@ fn iterate(
         lines = root[..multipv]
             .iter()
             .map(|rm| Line {
+                depth,
                 score: rm.score,
+                bound: Bound::Exact,
                 pv: rm.pv.clone(),
             })
             .collect();
         let Some(reporter) = reporter else {
             continue;
         };
+        // The root's result, for the next search's move order and for `probe`.
+        ctx.tt.store(
+            w.pos.key(),
+            root[0].mv,
+            to_tt(root[0].score, 0),
+            evaluate(&w.pos),
+            depth,
+            TtBound::Exact,
+        );
         let elapsed = ctx.time.elapsed_ms();
         if elapsed < REPORT_ALL_MS || elapsed >= last_report + REPORT_INTERVAL_MS {
             last_report = elapsed;
@@ -354,4 +388,75 @@ fn search_root(
     }
     root[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Position, Square};
+    use crate::engine::Report;
+    use std::sync::Mutex;
+
+    struct Collect(Mutex<Vec<Report>>);
+
+    impl Reporter for Collect {
+        fn report(&self, r: Report) {
+            self.0.lock().unwrap().push(r);
+        }
+    }
+
+    /// Table entries with moves that are illegal where they are read (as after a key collision)
+    /// must never be played.
+    #[test]
+    fn garbage_hash_moves_are_never_played() {
+        let tt = TranspositionTable::new(1);
+        let pos = Position::startpos();
+        // Fill the table for the root and every child with moves illegal there.
+        let junk = [
+            Move::new(Square::new(0, 0), Square::new(0, 9)),
+            Move::new(Square::new(4, 9), Square::new(4, 8)),
+            Move::new(Square::new(1, 2), Square::new(1, 9)),
+        ];
+        let mut keys = vec![pos.key()];
+        for m in pos.legal_moves().iter() {
+            keys.push(pos.key_after(*m));
+        }
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(k, junk[i % junk.len()], 0, 0, 20, TtBound::Lower);
+        }
+        let setup = SearchSetup {
+            game: GameRecord::new(pos.clone()),
+            limits: Limits {
+                depth: Some(4),
+                ..Limits::default()
+            },
+            banmoves: Vec::new(),
+            multipv: 1,
+            move_overhead_ms: 0,
+            move_limit: 120,
+            start: Instant::now(),
+        };
+        let reports = Collect(Mutex::new(Vec::new()));
+        run(
+            &mut [Worker::new(0)],
+            &setup,
+            &tt,
+            &Control::default(),
+            &reports,
+        );
+        let reports = reports.0.into_inner().unwrap();
+        for r in &reports {
+            if let Report::Info(i) = r {
+                let mut p = pos.clone();
+                for &m in &i.pv {
+                    assert!(p.is_legal(m), "illegal {m} in PV {:?}", i.pv);
+                    p.do_move(m);
+                }
+            }
+        }
+        match reports.last() {
+            Some(Report::BestMove(b)) => assert!(pos.is_legal(b.best.unwrap())),
+            other => panic!("{other:?}"),
+        }
+    }
 }

@@ -7,6 +7,7 @@ pub mod driver;
 mod history;
 mod picker;
 pub mod score;
+pub mod see;
 pub mod time;
 pub mod worker;
 

@@ -1,12 +1,13 @@
 //! Move ordering in stages, so that a cutoff early saves generating the rest: the hash move,
-//! captures by most valuable victim / least valuable attacker, the killers and the counter-move,
-//! then the other quiet moves by history.
+//! captures that do not lose material by most valuable victim / least valuable attacker, the
+//! killers and the counter-move, the other quiet moves by history, then the losing captures.
 
 use crate::board::{Move, PieceType, Position};
 use crate::eval::piece_value;
 use crate::movegen::{GenKind, MoveList, generate::MAX_MOVES};
 
 use super::history::Histories;
+use super::see::see_ge;
 
 /// Attacker order for MVV-LVA: cheap attackers first.
 #[inline(always)]
@@ -36,8 +37,12 @@ enum Stage {
     Counter,
     GenQuiets,
     Quiets,
+    BadCaptures,
     Done,
 }
+
+/// Score marking a capture that loses material (handed out after the quiet moves).
+const BAD_CAPTURE: i32 = i32::MIN;
 
 pub struct MovePicker {
     tt_move: Move,
@@ -48,6 +53,8 @@ pub struct MovePicker {
     list: MoveList,
     scores: [i32; MAX_MOVES],
     next: usize,
+    /// The captures occupy the list up to here; the quiet moves follow them.
+    captures_end: usize,
 }
 
 impl MovePicker {
@@ -66,6 +73,7 @@ impl MovePicker {
             list: MoveList::new(),
             scores: [0; MAX_MOVES],
             next: 0,
+            captures_end: 0,
         }
     }
 
@@ -121,9 +129,14 @@ impl MovePicker {
                 }
                 Stage::Captures => match self.pick_best() {
                     Some(m) if m == self.tt_move => {}
+                    Some(m) if !see_ge(pos, m, 0) => self.scores[self.next - 1] = BAD_CAPTURE,
                     Some(m) => return Some(m),
+                    // Quiescence drops losing captures altogether.
                     None if self.captures_only => self.stage = Stage::Done,
-                    None => self.stage = Stage::Killer1,
+                    None => {
+                        self.captures_end = self.list.len();
+                        self.stage = Stage::Killer1;
+                    }
                 },
                 Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
                     let i = self.stage as usize - Stage::Killer1 as usize;
@@ -137,19 +150,45 @@ impl MovePicker {
                     }
                 }
                 Stage::GenQuiets => {
-                    self.list.clear();
-                    self.next = 0;
                     pos.generate_pseudo(GenKind::Quiets, &mut self.list);
-                    for (i, &m) in self.list.iter().enumerate() {
-                        self.scores[i] = hist.quiet(pos, m);
+                    let n = self.list.len();
+                    let moves = self.list.as_mut_slice();
+                    // Insertion sort, best first: at nodes where every move is tried this beats
+                    // picking the best again and again.
+                    for i in self.captures_end..n {
+                        let (m, v) = (moves[i], hist.quiet(pos, moves[i]));
+                        let mut j = i;
+                        while j > self.captures_end && self.scores[j - 1] < v {
+                            moves[j] = moves[j - 1];
+                            self.scores[j] = self.scores[j - 1];
+                            j -= 1;
+                        }
+                        moves[j] = m;
+                        self.scores[j] = v;
                     }
                     self.stage = Stage::Quiets;
                 }
-                Stage::Quiets => match self.pick_best() {
-                    Some(m) if self.is_special(m) => {}
-                    Some(m) => return Some(m),
-                    None => self.stage = Stage::Done,
+                Stage::Quiets => match self.list.get(self.next).copied() {
+                    Some(m) => {
+                        self.next += 1;
+                        if !self.is_special(m) {
+                            return Some(m);
+                        }
+                    }
+                    None => {
+                        self.next = 0;
+                        self.stage = Stage::BadCaptures;
+                    }
                 },
+                Stage::BadCaptures => {
+                    while self.next < self.captures_end {
+                        self.next += 1;
+                        if self.scores[self.next - 1] == BAD_CAPTURE {
+                            return Some(self.list[self.next - 1]);
+                        }
+                    }
+                    self.stage = Stage::Done;
+                }
                 Stage::Done => return None,
             }
         }

@@ -12,11 +12,8 @@ pub const INFINITE: i32 = 32_000;
 pub const MATE: i32 = 30_000;
 /// Scores at or above this are mates found by the search.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-/// What winning by the repetition rules (the opponent's perpetual check or chase) is worth:
-/// decisive, but not a mate, and below every mate.
-pub const RULE_WIN: i32 = 20_000;
-/// Scores at or above this are decisive (rule wins and mates): no pruning margins apply.
-pub const DECISIVE: i32 = RULE_WIN - 1_000;
+/// Scores at or above this are decisive (mates): no pruning margins apply.
+pub const DECISIVE: i32 = MATE_BOUND;
 /// Marks a missing static evaluation (in check).
 pub const NO_EVAL: i32 = -INFINITE;
 
@@ -32,13 +29,14 @@ pub const fn mate_in(ply: usize) -> i32 {
     MATE - ply as i32
 }
 
-/// Value of a repetition verdict for the side to move.
+/// Value of a repetition verdict for the side to move at `ply`: a loss by rule scores like
+/// being mated there, a win like mating.
 #[inline(always)]
-pub const fn rule_value(r: RuleScore) -> i32 {
+pub const fn rule_value(r: RuleScore, ply: usize) -> i32 {
     match r {
         RuleScore::Draw => 0,
-        RuleScore::Win => RULE_WIN,
-        RuleScore::Loss => -RULE_WIN,
+        RuleScore::Win => mate_in(ply),
+        RuleScore::Loss => mated_in(ply),
     }
 }
 
@@ -84,12 +82,19 @@ mod tests {
     #[test]
     fn mate_scores_round_trip_through_the_table() {
         for ply in [0, 3, 17] {
-            for s in [mate_in(ply + 5), mated_in(ply + 4), 123, -RULE_WIN] {
+            for s in [mate_in(ply + 5), mated_in(ply + 4), 123, -4_000] {
                 assert_eq!(from_tt(to_tt(s, ply), ply), s);
             }
         }
         // Stored relative to the node: mate in 2 plies from a node at ply 3.
         assert_eq!(to_tt(mate_in(5), 3), mate_in(2));
+    }
+
+    #[test]
+    fn rule_verdicts_score_like_mates() {
+        assert_eq!(rule_value(RuleScore::Draw, 7), 0);
+        assert_eq!(rule_value(RuleScore::Loss, 7), mated_in(7));
+        assert_eq!(rule_value(RuleScore::Win, 7), mate_in(7));
     }
 
     #[test]

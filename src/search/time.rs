@@ -12,6 +12,8 @@ use super::control::Control;
 const MAX_SHARE_PERCENT: u64 = 40;
 /// The same when this is the last move before the time control.
 const LAST_MOVE_SHARE_PERCENT: u64 = 80;
+/// A fixed move time keeps this fraction (1/n) of itself in reserve.
+const MOVETIME_MARGIN_DIVISOR: u64 = 16;
 /// Moves the remaining time is spread over when the control does not say.
 const DEFAULT_MOVES_TO_GO: u64 = 30;
 
@@ -34,11 +36,9 @@ impl TimeManager {
             hard_ms: None,
         };
         if let Some(t) = limits.movetime_ms {
-            let hard = if t > 2 * overhead_ms {
-                t - overhead_ms
-            } else {
-                t / 2
-            };
+            // Besides the overhead, a margin for a busy machine that runs us late.
+            let reserve = overhead_ms + t / MOVETIME_MARGIN_DIVISOR;
+            let hard = if t > 2 * reserve { t - reserve } else { t / 2 };
             tm.hard_ms = Some(hard.max(1));
         } else if let Some(c) = limits.clock {
             let mtg = c
@@ -117,7 +117,7 @@ mod tests {
             movetime_ms: Some(1000),
             ..Limits::default()
         };
-        assert_eq!(budgets(l), (None, Some(970)));
+        assert_eq!(budgets(l), (None, Some(908)));
         let l = Limits {
             movetime_ms: Some(40),
             ..Limits::default()

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::board::{Move, PieceType, Position, Undo};
+use crate::board::{Color, Move, PieceType, Position, Undo};
 use crate::eval::{EvalState, piece_value};
 use crate::rules::{GameRecord, SearchHistory};
 use crate::tt::{TranspositionTable, TtBound, TtEntry};
@@ -14,10 +14,16 @@ use super::control::Control;
 use super::history::Histories;
 use super::picker::MovePicker;
 use super::score::{DECISIVE, INFINITE, NO_EVAL, from_tt, mate_in, mated_in, rule_value, to_tt};
+use super::see::see_ge;
 use super::time::TimeManager;
 
 /// Nodes between two looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 2048;
+/// Depth from which the hash move is tested for a singular extension.
+const SINGULAR_DEPTH: i32 = 8;
+/// Depth up to which losing captures are pruned, and the loss allowed per ply of depth.
+const SEE_PRUNE_DEPTH: i32 = 6;
+const SEE_CAPTURE_MARGIN: i32 = 120;
 /// Reverse futility margin per ply of depth.
 const RFP_MARGIN: i32 = 90;
 /// Quiet-move futility: margin at depth 0 and per ply.
@@ -79,6 +85,8 @@ struct Frame {
     in_check: bool,
     /// Move played from this ply (null for a null move).
     mv: Move,
+    /// Move left out by a singular-extension search of this node (null otherwise).
+    excluded: Move,
 }
 
 pub struct Worker {
@@ -114,6 +122,7 @@ impl Worker {
             static_eval: NO_EVAL,
             in_check: false,
             mv: Move::NULL,
+            excluded: Move::NULL,
         };
         let start = GameRecord::new(Position::startpos());
         Box::new(Worker {
@@ -190,6 +199,13 @@ impl Worker {
             || self.pos.count(us, PieceType::Horse) + self.pos.count(us, PieceType::Cannon) >= 2
     }
 
+    /// Neither side has a piece that can cross the river: a draw.
+    #[inline(always)]
+    fn no_attacking_material(&self) -> bool {
+        !self.pos.has_attacking_material(Color::Red)
+            && !self.pos.has_attacking_material(Color::Black)
+    }
+
     #[inline(always)]
     fn evaluate(&self, ply: usize) -> i32 {
         self.evals[ply].value(&self.pos)
@@ -243,7 +259,10 @@ impl Worker {
         }
         let pv_node = beta - alpha > 1;
         if let Some(r) = self.rules.judge(&self.pos) {
-            return rule_value(r);
+            return rule_value(r, ply);
+        }
+        if self.no_attacking_material() {
+            return 0;
         }
         if ctx.move_limit > 0 && u32::from(self.pos.halfmove_clock()) >= ctx.move_limit {
             return if self.pos.has_no_legal_move() {
@@ -264,7 +283,13 @@ impl Worker {
         }
 
         let key = self.pos.key();
-        let tte = ctx.tt.probe(key);
+        // A search without one move must not meet (or leave) the table's verdict on the node.
+        let excluded = self.stack[ply].excluded;
+        let tte = if excluded.is_null() {
+            ctx.tt.probe(key)
+        } else {
+            None
+        };
         let mut tt_move = Move::NULL;
         if let Some(e) = tte {
             if self.pos.is_pseudo_legal(e.mv) {
@@ -302,7 +327,7 @@ impl Worker {
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
 
-        if !pv_node && !in_check && eval.abs() < DECISIVE {
+        if !pv_node && !in_check && excluded.is_null() && eval.abs() < DECISIVE {
             // Reverse futility: far enough above beta that a quiet move will not drop below it.
             if depth <= 7 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta {
                 return eval;
@@ -311,10 +336,13 @@ impl Worker {
             if null_ok && depth >= 2 && eval >= beta && self.can_pass() {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let undo = self.pos.do_null_move();
+                // Recorded so that no repetition is looked for across the pass.
+                self.rules.push(&self.pos, Move::NULL, undo, false);
                 self.stack[ply].mv = Move::NULL;
                 self.stack[ply + 1].in_check = false;
                 self.evals[ply + 1] = self.evals[ply];
                 let v = -self.search(ctx, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                self.rules.pop();
                 self.pos.undo_null_move(undo);
                 if self.aborted {
                     return 0;
@@ -330,8 +358,40 @@ impl Worker {
             }
         }
         // Internal iterative reduction: without a hash move this node was never searched well.
-        if tt_move.is_null() && depth >= 4 {
+        if tt_move.is_null() && excluded.is_null() && depth >= 4 {
             depth -= 1;
+        }
+        // Singular extension: if every other move falls well short of the hash move's score,
+        // the hash move is forced and searched deeper. If even the others reach beta, cut.
+        let mut singular = false;
+        if let Some(e) = tte
+            && depth >= SINGULAR_DEPTH
+            && e.mv == tt_move
+            && !tt_move.is_null()
+            && e.depth >= depth - 3
+            && e.bound != TtBound::Upper
+            && from_tt(e.score, ply).abs() < DECISIVE
+            && (ply as i32) < 2 * self.root_depth
+        {
+            let singular_beta = from_tt(e.score, ply) - 2 * depth;
+            self.stack[ply].excluded = tt_move;
+            let v = self.search(
+                ctx,
+                singular_beta - 1,
+                singular_beta,
+                (depth - 1) / 2,
+                ply,
+                false,
+            );
+            self.stack[ply].excluded = Move::NULL;
+            if self.aborted {
+                return 0;
+            }
+            if v < singular_beta {
+                singular = true;
+            } else if singular_beta >= beta {
+                return singular_beta;
+            }
         }
 
         let prev = if ply > 0 {
@@ -350,11 +410,22 @@ impl Worker {
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
 
         while let Some(m) = picker.next(&self.pos, &self.hist) {
-            if !self.pos.is_legal_pseudo(m, in_check) {
+            if m == excluded || !self.pos.is_legal_pseudo(m, in_check) {
                 continue;
             }
             let capture = self.pos.is_capture(m);
             let quiet_killer = m == killers[0] || m == killers[1];
+            // SEE pruning: near the leaves, captures that lose much material are not tried.
+            if !pv_node
+                && !in_check
+                && capture
+                && searched > 0
+                && best > -DECISIVE
+                && depth <= SEE_PRUNE_DEPTH
+                && !see_ge(&self.pos, m, -SEE_CAPTURE_MARGIN * depth)
+            {
+                continue;
+            }
             let (undo, gives_check) = self.make(ctx, m, ply);
             // Late move pruning and futility pruning of quiet moves at shallow depth.
             if !pv_node
@@ -370,7 +441,9 @@ impl Worker {
                 self.unmake(m, undo);
                 continue;
             }
-            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let extension = i32::from(
+                (gives_check || (singular && m == tt_move)) && (ply as i32) < 2 * self.root_depth,
+            );
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.search(ctx, -beta, -alpha, new_depth, ply + 1, true)
@@ -423,8 +496,16 @@ impl Worker {
             }
         }
         if searched == 0 {
-            // No legal move: mated or stalemated, a loss either way.
-            return mated_in(ply);
+            // No legal move: mated or stalemated, a loss either way. (Without the excluded move
+            // there may simply be nothing else.)
+            return if excluded.is_null() {
+                mated_in(ply)
+            } else {
+                alpha
+            };
+        }
+        if !excluded.is_null() {
+            return best;
         }
         let bound = result_bound(best, beta, pv_node && !best_move.is_null());
         ctx.tt
@@ -445,7 +526,10 @@ impl Worker {
             return 0;
         }
         if let Some(r) = self.rules.judge(&self.pos) {
-            return rule_value(r);
+            return rule_value(r, ply);
+        }
+        if self.no_attacking_material() {
+            return 0;
         }
         let in_check = self.stack[ply].in_check;
         if ply >= MAX_PLY {

@@ -1,3 +1,6 @@
-//! Offline tools built on the engine library (not used while playing).
+//! Users of the engine API and the rules, never their insides: terminal play, the match runner
+//! and the PGN writer they share.
 
-pub mod tune;
+pub mod matches;
+pub mod pgn;
+pub mod play;

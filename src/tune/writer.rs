@@ -8,7 +8,7 @@ use crate::eval::terms::Term;
 use crate::eval::weights::{MATERIAL_EG, MATERIAL_MG};
 
 /// The weights file as compiled into this binary.
-pub const WEIGHTS_RS: &str = include_str!("../../eval/weights.rs");
+pub const WEIGHTS_RS: &str = include_str!("../eval/weights.rs");
 
 /// Replaces the line starting with `prefix` by `line`.
 fn replace_line(text: &str, prefix: &str, line: &str) -> String {
@@ -62,7 +62,7 @@ pub fn render(w: &[f64]) -> String {
 mod tests {
     use super::*;
     use crate::board::PieceType;
-    use crate::tools::tune::features::current_weights;
+    use crate::tune::features::current_weights;
 
     #[test]
     fn current_weights_reproduce_the_file() {

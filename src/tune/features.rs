@@ -114,7 +114,7 @@ mod tests {
 
     #[test]
     fn dot_product_matches_the_evaluation() {
-        for line in include_str!("../../../tests/data/perft.epd").lines() {
+        for line in include_str!("../../tests/data/perft.epd").lines() {
             let pos = Position::from_fen(line.split(';').next().unwrap()).unwrap();
             let s = sample(&pos, 0.5);
             let red = match pos.side_to_move() {

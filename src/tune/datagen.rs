@@ -13,6 +13,7 @@
 
 use std::io::{self, Write};
 use std::sync::Mutex;
+use std::time::Instant;
 
 use crate::board::Position;
 use crate::engine::{Limits, Report, Reporter, Score};
@@ -121,6 +122,7 @@ pub fn play_game(cfg: &GenConfig, index: usize) -> Vec<String> {
             multipv: 1,
             move_overhead_ms: 0,
             move_limit: DEFAULT_MOVE_LIMIT,
+            start: Instant::now(),
         };
         control.reset(false);
         let outcome = Outcome::default();

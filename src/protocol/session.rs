@@ -1,0 +1,240 @@
+//! One protocol session: carries out parsed commands on the engine, and prints the engine's
+//! reports in the session's dialect.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::board::Color;
+use crate::engine::{Clock, Engine, Report, Reporter};
+use crate::movegen::perft_report;
+use crate::search::bench::{bench, bench_report};
+
+use super::Dialect;
+use super::board_text::board_text;
+use super::command::{ClockSpec, Command, GoRequest, Notes, OptionChange, legal_moves_from};
+use super::output::Output;
+
+/// Whether the session goes on after a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// State the input thread and the search thread's reporter share.
+#[derive(Default)]
+struct Shared {
+    /// From `go` until its `bestmove` is printed (UCCI `stop` while idle answers `nobestmove`).
+    thinking: AtomicBool,
+    /// The opponent offers a draw (UCCI `go draw`, `ponderhit draw`).
+    draw_offered: AtomicBool,
+}
+
+struct ProtocolReporter {
+    dialect: Dialect,
+    out: Arc<Output>,
+    shared: Arc<Shared>,
+}
+
+impl Reporter for ProtocolReporter {
+    fn report(&self, report: Report) {
+        match report {
+            Report::Info(info) => self.out.lines(&self.dialect.info(&info)),
+            Report::Message(text) => self.out.line(&self.dialect.message(&text)),
+            Report::BestMove(best) => {
+                let draw = self.shared.draw_offered.load(Ordering::SeqCst);
+                self.out.lines(&self.dialect.bestmove(&best, draw));
+                self.shared.thinking.store(false, Ordering::SeqCst);
+            }
+        }
+    }
+}
+
+pub struct Session {
+    dialect: Dialect,
+    out: Arc<Output>,
+    engine: Engine,
+    shared: Arc<Shared>,
+    /// UCCI: times in milliseconds instead of seconds.
+    millisec: bool,
+    /// UCCI batch mode: the next line is read only when the search is over.
+    batch: bool,
+}
+
+impl Session {
+    pub fn new(dialect: Dialect, out: Arc<Output>) -> Session {
+        let shared = Arc::new(Shared::default());
+        let reporter = ProtocolReporter {
+            dialect,
+            out: Arc::clone(&out),
+            shared: Arc::clone(&shared),
+        };
+        Session {
+            dialect,
+            out,
+            engine: Engine::new(Arc::new(reporter)),
+            shared,
+            millisec: false,
+            batch: false,
+        }
+    }
+
+    /// Carries out one input line.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let mut notes = Notes::new();
+        let parsed = self.dialect.parse(&tokens, self.millisec, &mut notes);
+        self.tell(&notes);
+        match parsed {
+            Ok(command) => self.execute(command),
+            Err(problem) => {
+                self.tell(&[problem]);
+                Flow::Continue
+            }
+        }
+    }
+
+    /// Prints a problem or remark for the user, one line each.
+    pub fn tell<S: AsRef<str>>(&self, texts: &[S]) {
+        let lines: Vec<String> = texts
+            .iter()
+            .map(|t| self.dialect.message(t.as_ref()))
+            .collect();
+        self.out.lines(&lines);
+    }
+
+    /// End of input: as `quit`, without a reply.
+    pub fn finish(&mut self) {
+        self.engine.stop();
+        self.engine.wait();
+    }
+
+    fn execute(&mut self, command: Command) -> Flow {
+        match command {
+            Command::Nothing => {}
+            Command::Handshake => self
+                .out
+                .lines(&self.dialect.handshake(self.engine.options())),
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption(change) => self.set_option(change),
+            Command::NewGame => self.engine.new_game(),
+            Command::Position(game) => self.engine.set_game(game),
+            Command::BanMoves(texts) => {
+                let mut notes = Notes::new();
+                let moves =
+                    legal_moves_from(self.engine.position(), &texts, "banmoves", &mut notes);
+                self.tell(&notes);
+                self.engine.set_banmoves(moves);
+            }
+            Command::Go(request) => self.go(*request),
+            Command::Stop => {
+                if self.shared.thinking.load(Ordering::SeqCst) {
+                    self.engine.stop();
+                } else if self.dialect == Dialect::Ucci {
+                    self.out.line("nobestmove");
+                }
+            }
+            Command::PonderHit { draw_offered } => {
+                if draw_offered {
+                    self.shared.draw_offered.store(true, Ordering::SeqCst);
+                }
+                self.engine.ponderhit();
+            }
+            Command::Probe(game) => {
+                let probe = self.engine.probe(game.position());
+                self.out.line(&super::ucci::pophash(probe.as_ref()));
+            }
+            Command::Display { chinese } => {
+                self.out.line(&board_text(self.engine.position(), chinese));
+            }
+            Command::Perft(depth) => {
+                let mut pos = self.engine.position().clone();
+                self.out.line(&perft_report(&mut pos, depth));
+            }
+            Command::Bench(depth) => {
+                let r = bench(depth);
+                self.out.line(&bench_report(&r));
+            }
+            Command::Quit => {
+                self.finish();
+                if self.dialect == Dialect::Ucci {
+                    self.out.line("bye");
+                }
+                return Flow::Quit;
+            }
+        }
+        Flow::Continue
+    }
+
+    fn set_option(&mut self, change: OptionChange) {
+        let mut options = self.engine.options().clone();
+        match change {
+            OptionChange::HashMb(mb) => options.hash_mb = mb,
+            OptionChange::Threads(n) => options.threads = n,
+            OptionChange::MultiPv(n) => options.multipv = n,
+            OptionChange::Ponder(on) => options.ponder = on,
+            OptionChange::MoveOverheadMs(ms) => options.move_overhead_ms = ms,
+            OptionChange::MoveLimit(plies) => options.move_limit = plies,
+            OptionChange::ClearHash => self.engine.clear_hash(),
+            OptionChange::UseMillisec(on) => self.millisec = on,
+            OptionChange::Batch(on) => self.batch = on,
+            // Debug output goes to the log, whose level is set from the environment.
+            OptionChange::Debug(_) | OptionChange::Ignored => {}
+        }
+        if options != *self.engine.options() {
+            self.engine.set_options(options);
+        }
+    }
+
+    fn go(&mut self, request: GoRequest) {
+        let pos = self.engine.position().clone();
+        let mut notes = Notes::new();
+        let mut limits = request.limits;
+        limits.searchmoves =
+            legal_moves_from(&pos, &request.searchmoves, "searchmoves", &mut notes);
+        if !request.searchmoves.is_empty() && limits.searchmoves.is_empty() {
+            notes.push("no legal move among searchmoves: searching all moves".to_string());
+        }
+        limits.clock = request
+            .clock
+            .and_then(|spec| own_clock(spec, pos.side_to_move(), &mut notes));
+        self.tell(&notes);
+        // The previous search prints its bestmove before this one is marked as thinking.
+        self.engine.stop();
+        self.engine.wait();
+        let finite = !limits.infinite && !limits.ponder;
+        self.shared
+            .draw_offered
+            .store(request.draw_offered, Ordering::SeqCst);
+        self.shared.thinking.store(true, Ordering::SeqCst);
+        self.engine.go(limits);
+        if self.batch && finite {
+            self.engine.wait();
+        }
+    }
+}
+
+/// The clock of the side to move, from clocks given by colour or already relative.
+fn own_clock(spec: ClockSpec, side: Color, notes: &mut Notes) -> Option<Clock> {
+    match spec {
+        ClockSpec::Relative(clock) => Some(clock),
+        ClockSpec::ByColor {
+            time,
+            inc,
+            movestogo,
+        } => {
+            let (us, them) = (side.index(), side.flip().index());
+            let Some(time_ms) = time[us] else {
+                notes.push(format!("go: no time given for {}", side.name()));
+                return None;
+            };
+            Some(Clock {
+                time_ms,
+                inc_ms: inc[us].unwrap_or(0),
+                movestogo,
+                opp_time_ms: time[them],
+                opp_inc_ms: inc[them],
+            })
+        }
+    }
+}

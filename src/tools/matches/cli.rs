@@ -1,0 +1,183 @@
+//! The `chuhan match` command line (clap), turned into a `MatchConfig`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Arg, ArgAction, ArgGroup, ArgMatches, Args, Command, FromArgMatches};
+
+use crate::board::Position;
+use crate::rules::DEFAULT_MOVE_LIMIT;
+
+use super::adjudication::{DrawRule, ResignRule};
+use super::clock::{Limit, TimeControl};
+use super::game::GameRules;
+use super::openings::{load_openings, shuffle};
+use super::report::format_report;
+use super::runner::{MatchConfig, run_match};
+use super::spec::EngineSpec;
+use super::sprt::Sprt;
+
+/// Every `--engine` occurrence with its words, kept apart: `--engine cmd=a name=x --engine
+/// cmd=b`. Derive cannot group multi-word occurrences (`Vec<Vec<_>>` is unstable), hence the
+/// hand-written parts.
+#[derive(Debug, Clone, Default)]
+struct EngineArgs(Vec<Vec<String>>);
+
+impl FromArgMatches for EngineArgs {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let groups = m
+            .get_occurrences::<String>("engine")
+            .map(|occ| occ.map(|words| words.cloned().collect()).collect())
+            .unwrap_or_default();
+        Ok(EngineArgs(groups))
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = EngineArgs::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl Args for EngineArgs {
+    fn augment_args(cmd: Command) -> Command {
+        cmd.arg(
+            Arg::new("engine")
+                .long("engine")
+                .required(true)
+                .num_args(1..)
+                .action(ArgAction::Append)
+                .value_name("SETTING")
+                .help(
+                    "An engine (two or more, round robin): cmd=PATH [name=NAME] \
+                     [proto=uci|ucci|auto] [dir=DIR] [arg=ARG]... [option.NAME=VALUE | NAME=VALUE]...",
+                ),
+        )
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        EngineArgs::augment_args(cmd)
+    }
+}
+
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("limit").required(true).args(["tc", "movetime", "depth", "nodes"])))]
+pub struct MatchArgs {
+    #[command(flatten)]
+    engines: EngineArgs,
+    /// Games per pair of engines; each opening is played twice, colours swapped.
+    #[arg(long, default_value_t = 2)]
+    games: u32,
+    /// Clock per side: [moves/]seconds[+increment], e.g. 10+0.1.
+    #[arg(long)]
+    tc: Option<TimeControl>,
+    /// Fixed time per move, ms.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Fixed search depth.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Fixed node count per move.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// EPD/FEN file of opening positions (default: the start position only).
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Shuffle the openings with this seed (default: file order).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Write every game here.
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// Stop when decided: elo0=E0,elo1=E1[,alpha=A,beta=B] (logistic Elo, two engines).
+    #[arg(long)]
+    sprt: Option<Sprt>,
+    /// Adjudicate a loss by score: movecount=N,score=CP (off by default).
+    #[arg(long)]
+    resign: Option<ResignRule>,
+    /// Adjudicate a draw by score: movenumber=M,movecount=N,score=CP (off by default).
+    #[arg(long)]
+    draw: Option<DrawRule>,
+    /// Lag allowed past the flag before a move loses on time, ms.
+    #[arg(long, default_value_t = 100)]
+    time_margin: u64,
+    /// Plies without capture before the game is drawn (0 = off).
+    #[arg(long, default_value_t = DEFAULT_MOVE_LIMIT)]
+    move_limit: u32,
+    /// Longest wait for a --depth/--nodes move before the engine counts as hung, ms.
+    #[arg(long, default_value_t = 60_000)]
+    max_wait: u64,
+    /// PGN Event tag.
+    #[arg(long, default_value = "chuhan match")]
+    event: String,
+}
+
+impl MatchArgs {
+    pub fn into_config(self) -> Result<MatchConfig, String> {
+        let engines = self
+            .engines
+            .0
+            .iter()
+            .map(|words| words.join(" ").parse::<EngineSpec>())
+            .collect::<Result<Vec<_>, _>>()?;
+        let limit = match (self.tc, self.movetime, self.depth, self.nodes) {
+            (Some(tc), ..) => Limit::Clock(tc),
+            (_, Some(ms), ..) => Limit::MoveTime(ms),
+            (_, _, Some(d), _) => Limit::Depth(d),
+            (.., Some(n)) => Limit::Nodes(n),
+            _ => return Err("give --tc, --movetime, --depth or --nodes".into()),
+        };
+        let mut openings = match &self.openings {
+            Some(path) => load_openings(path)?,
+            None => vec![Position::startpos()],
+        };
+        if let Some(seed) = self.seed {
+            shuffle(&mut openings, seed);
+        }
+        Ok(MatchConfig {
+            engines,
+            games: self.games,
+            rules: GameRules {
+                limit,
+                margin: Duration::from_millis(self.time_margin),
+                move_limit: self.move_limit,
+                untimed_wait: Duration::from_millis(self.max_wait),
+                ready_timeout: Duration::from_secs(10),
+                resign: self.resign,
+                draw: self.draw,
+            },
+            openings,
+            concurrency: self.concurrency.max(1),
+            pgn: self.pgn,
+            sprt: self.sprt,
+            event: self.event,
+            start_timeout: Duration::from_secs(10),
+            progress: true,
+        })
+    }
+}
+
+/// Runs `chuhan match` and prints the report on stdout.
+pub fn run_cli(args: MatchArgs) -> ExitCode {
+    let result = args.into_config().and_then(|config| {
+        let result = run_match(&config)?;
+        Ok(format_report(
+            &result,
+            config.sprt,
+            &config.rules.limit.to_string(),
+        ))
+    });
+    match result {
+        Ok(report) => {
+            print!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,378 @@
+//! One game between two engine processes, refereed: the rules library judges the board after
+//! every move; the runner judges the engines (illegal or malformed moves, the clock, hangs,
+//! crashes, resignations) and, when asked, adjudicates by score.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use crate::board::{Color, Move, Position};
+use crate::engine::Score;
+use crate::movegen::MoveError;
+use crate::rules::{GameRecord, GameResult, Reason};
+
+use super::adjudication::{Adjudication, DrawRule, ResignRule, adjudicate};
+use super::clock::{Clock, Limit, TimeControl};
+use super::dialect::{InfoScore, Reply, parse_bestmove, parse_info, position_line};
+use super::process::{EngineProcess, Wait};
+
+/// How long an engine past its deadline gets to answer `stop` before it counts as hung.
+const RESYNC_GRACE: Duration = Duration::from_millis(1000);
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// The rules library's verdict on the board.
+    Rules(Reason),
+    IllegalMove {
+        by: Color,
+        text: String,
+    },
+    MalformedMove {
+        by: Color,
+        text: String,
+    },
+    /// Answered, but after the clock and the margin ran out.
+    TimeForfeit {
+        by: Color,
+    },
+    /// No answer even after `stop` and a grace period: the engine is restarted.
+    Unresponsive {
+        by: Color,
+    },
+    /// Exited, closed its pipe or could not start a game: the engine is restarted.
+    Crash {
+        by: Color,
+        detail: String,
+    },
+    /// `bestmove … resign`.
+    Resign {
+        by: Color,
+    },
+    /// `nobestmove` or `bestmove (none)` with legal moves on the board (ElephantEye, for one,
+    /// says it when it thinks the game is drawn by its own rules).
+    NoMove {
+        by: Color,
+    },
+    AdjudicatedResign {
+        by: Color,
+    },
+    AdjudicatedDraw,
+    /// UCCI draw flags on two moves in a row: an offer and its acceptance.
+    DrawAgreed,
+}
+
+impl Termination {
+    /// Short label under which the final report counts terminations.
+    pub fn category(&self) -> &'static str {
+        match self {
+            Termination::Rules(r) => match r {
+                Reason::Checkmate => "checkmate",
+                Reason::Stalemate => "stalemate",
+                Reason::PerpetualCheck { .. } => "perpetual check",
+                Reason::PerpetualChase { .. } => "perpetual chase",
+                Reason::Repetition => "repetition",
+                Reason::MoveLimit => "move limit",
+                Reason::NoAttackingMaterial => "no attacking material",
+            },
+            Termination::IllegalMove { .. } => "illegal move",
+            Termination::MalformedMove { .. } => "malformed move",
+            Termination::TimeForfeit { .. } => "time forfeit",
+            Termination::Unresponsive { .. } => "unresponsive",
+            Termination::Crash { .. } => "crash",
+            Termination::Resign { .. } => "resign",
+            Termination::NoMove { .. } => "no move",
+            Termination::AdjudicatedResign { .. } => "adjudicated resign",
+            Termination::AdjudicatedDraw => "adjudicated draw",
+            Termination::DrawAgreed => "draw agreed",
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Termination::Rules(r) => write!(f, "{r}"),
+            Termination::IllegalMove { by, text } => {
+                write!(f, "illegal move {text} by {}", by.name())
+            }
+            Termination::MalformedMove { by, text } => {
+                write!(f, "malformed move '{text}' by {}", by.name())
+            }
+            Termination::TimeForfeit { by } => write!(f, "{} loses on time", by.name()),
+            Termination::Unresponsive { by } => write!(f, "{} stopped responding", by.name()),
+            Termination::Crash { by, detail } => write!(f, "{} crashed ({detail})", by.name()),
+            Termination::Resign { by } => write!(f, "{} resigns", by.name()),
+            Termination::NoMove { by } => write!(f, "{} gave no move", by.name()),
+            Termination::AdjudicatedResign { by } => {
+                write!(f, "{} resigns by adjudication", by.name())
+            }
+            Termination::AdjudicatedDraw => write!(f, "draw by adjudication"),
+            Termination::DrawAgreed => write!(f, "draw by agreement"),
+        }
+    }
+}
+
+/// A move as played, with what its engine said about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRecord {
+    pub mv: Move,
+    /// From the mover's point of view, from its last `info` line with a score.
+    pub score: Option<Score>,
+    pub depth: Option<u32>,
+    /// From sending `go` to reading `bestmove`, as the runner measured it.
+    pub time: Duration,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameOutcome {
+    pub result: GameResult,
+    pub termination: Termination,
+    pub moves: Vec<MoveRecord>,
+    /// Per colour: the engine must be restarted before its next game.
+    pub restart: [bool; 2],
+}
+
+/// How games are played: the same for every game of a match.
+#[derive(Clone, Copy, Debug)]
+pub struct GameRules {
+    pub limit: Limit,
+    /// Lag allowed past the flag (and past a fixed move time).
+    pub margin: Duration,
+    /// Plies without capture before a draw (0 = off).
+    pub move_limit: u32,
+    /// Longest wait for a `depth`/`nodes` search, which has no clock to flag.
+    pub untimed_wait: Duration,
+    /// Longest wait for `readyok` at the start of a game.
+    pub ready_timeout: Duration,
+    pub resign: Option<ResignRule>,
+    pub draw: Option<DrawRule>,
+}
+
+/// Why the engine to move produced no move.
+enum Failure {
+    Late { answered: bool },
+    Closed(String),
+}
+
+/// A reply to `go`, with what came before it.
+struct Answer {
+    reply: Reply,
+    elapsed: Duration,
+    /// The last `info` line with a score.
+    info: Option<InfoScore>,
+    /// `stop` went out at the flag: an engine that had just answered may add a stray
+    /// `nobestmove` (UCCI's answer to `stop` when idle).
+    stop_sent: bool,
+}
+
+/// Reads until `bestmove`, sending `stop` at the flag.
+fn await_reply(
+    engine: &mut EngineProcess,
+    started: Instant,
+    flag: Option<Duration>,
+    deadline: Duration,
+) -> Result<Answer, Failure> {
+    let mut info = None;
+    let mut stop_sent = false;
+    loop {
+        let until = match flag {
+            Some(f) if !stop_sent => started + f,
+            _ => started + deadline,
+        };
+        match engine.recv(until) {
+            Wait::Line(line) => {
+                if let Some(reply) = parse_bestmove(&line) {
+                    return Ok(Answer {
+                        reply,
+                        elapsed: started.elapsed(),
+                        info,
+                        stop_sent,
+                    });
+                }
+                if let Some(i) = parse_info(&line) {
+                    info = Some(i);
+                }
+            }
+            Wait::Timeout if !stop_sent && flag.is_some() => {
+                // The flag fell: ask for a move now, as the xqbase referee does.
+                stop_sent = true;
+                engine.send("stop").map_err(Failure::Closed)?;
+            }
+            Wait::Timeout => {
+                if !stop_sent {
+                    engine.send("stop").map_err(Failure::Closed)?;
+                }
+                let grace = Instant::now() + RESYNC_GRACE;
+                loop {
+                    match engine.recv(grace) {
+                        Wait::Line(l) if parse_bestmove(&l).is_some() => {
+                            return Err(Failure::Late { answered: true });
+                        }
+                        Wait::Line(_) => {}
+                        Wait::Timeout | Wait::Closed => {
+                            return Err(Failure::Late { answered: false });
+                        }
+                    }
+                }
+            }
+            Wait::Closed => return Err(Failure::Closed("closed its output".into())),
+        }
+    }
+}
+
+/// Plays one game from `start`, `engines[0]` with Red. Engines are told a new game starts.
+pub fn play_game(
+    engines: [&mut EngineProcess; 2],
+    start: &Position,
+    rules: &GameRules,
+) -> GameOutcome {
+    let mut moves: Vec<MoveRecord> = Vec::new();
+    let mut restart = [false; 2];
+    let end = |result: GameResult,
+               termination: Termination,
+               moves: Vec<MoveRecord>,
+               restart: [bool; 2]| GameOutcome {
+        result,
+        termination,
+        moves,
+        restart,
+    };
+    let lose = |by: Color, termination: Termination, moves, restart| {
+        end(GameResult::win_for(by.flip()), termination, moves, restart)
+    };
+    // A crashed engine loses and is restarted before its next game.
+    let crash = |by: Color, detail, moves, mut restart: [bool; 2]| {
+        restart[by.index()] = true;
+        lose(by, Termination::Crash { by, detail }, moves, restart)
+    };
+    for color in Color::BOTH {
+        if let Err(detail) = engines[color.index()].new_game(rules.ready_timeout) {
+            return crash(color, detail, moves, restart);
+        }
+    }
+    let start_fen = start.to_fen();
+    let mut record = GameRecord::new(start.clone());
+    let tc = match rules.limit {
+        Limit::Clock(tc) => tc,
+        _ => TimeControl {
+            base_ms: 0,
+            inc_ms: 0,
+            moves: None,
+        },
+    };
+    let mut clocks = [Clock::new(tc), Clock::new(tc)];
+    // The side whose last move carried a UCCI draw offer.
+    let mut draw_offer: Option<Color> = None;
+    loop {
+        if let Some(v) = record.verdict(rules.move_limit) {
+            return end(v.result, Termination::Rules(v.reason), moves, restart);
+        }
+        let side = record.position().side_to_move();
+        let engine = &mut *engines[side.index()];
+        let mut go = engine.dialect().go(&rules.limit, side, &clocks);
+        if draw_offer == Some(side.flip()) {
+            go = engine.dialect().with_draw_offer(go);
+        }
+        let sent = engine
+            .send(&position_line(&start_fen, record.moves()))
+            .and_then(|()| engine.send(&go));
+        let started = Instant::now();
+        let (flag, deadline) = match rules.limit {
+            Limit::Clock(_) => {
+                let f = Duration::from_millis(clocks[side.index()].remaining_ms());
+                (Some(f), f + rules.margin)
+            }
+            Limit::MoveTime(ms) => {
+                let f = Duration::from_millis(ms);
+                (Some(f), f + rules.margin)
+            }
+            Limit::Depth(_) | Limit::Nodes(_) => (None, rules.untimed_wait),
+        };
+        let reply = sent
+            .map_err(Failure::Closed)
+            .and_then(|()| await_reply(engine, started, flag, deadline));
+        let Answer {
+            reply,
+            elapsed,
+            info,
+            stop_sent,
+        } = match reply {
+            Ok(a) => a,
+            Err(Failure::Late { answered }) => {
+                restart[side.index()] = !answered;
+                let t = if answered {
+                    Termination::TimeForfeit { by: side }
+                } else {
+                    Termination::Unresponsive { by: side }
+                };
+                return lose(side, t, moves, restart);
+            }
+            Err(Failure::Closed(detail)) => return crash(side, detail, moves, restart),
+        };
+        if elapsed > deadline {
+            return lose(side, Termination::TimeForfeit { by: side }, moves, restart);
+        }
+        if stop_sent && let Err(detail) = engine.sync(Instant::now() + rules.ready_timeout) {
+            return crash(side, detail, moves, restart);
+        }
+        let (text, offers_draw) = match reply {
+            Reply::NoMove => return lose(side, Termination::NoMove { by: side }, moves, restart),
+            Reply::Move { resign: true, .. } => {
+                return lose(side, Termination::Resign { by: side }, moves, restart);
+            }
+            Reply::Move { text, draw, .. } => (text, draw),
+        };
+        let mv = match record.position().parse_move(&text) {
+            Ok(m) => m,
+            Err(MoveError::Syntax(_)) => {
+                return lose(
+                    side,
+                    Termination::MalformedMove { by: side, text },
+                    moves,
+                    restart,
+                );
+            }
+            Err(MoveError::Illegal(_)) => {
+                return lose(
+                    side,
+                    Termination::IllegalMove { by: side, text },
+                    moves,
+                    restart,
+                );
+            }
+        };
+        clocks[side.index()].punch(elapsed);
+        record.push(mv);
+        moves.push(MoveRecord {
+            mv,
+            score: info.map(|i| i.score),
+            depth: info.and_then(|i| i.depth),
+            time: elapsed,
+        });
+        let scores: Vec<Option<Score>> = moves.iter().map(|m| m.score).collect();
+        match adjudicate(&scores, rules.resign, rules.draw) {
+            Some(Adjudication::Resign) => {
+                return lose(
+                    side,
+                    Termination::AdjudicatedResign { by: side },
+                    moves,
+                    restart,
+                );
+            }
+            Some(Adjudication::Draw) => {
+                return end(
+                    GameResult::Draw,
+                    Termination::AdjudicatedDraw,
+                    moves,
+                    restart,
+                );
+            }
+            None => {}
+        }
+        let accepted = offers_draw && draw_offer == Some(side.flip());
+        if accepted && record.verdict(rules.move_limit).is_none() {
+            return end(GameResult::Draw, Termination::DrawAgreed, moves, restart);
+        }
+        draw_offer = offers_draw.then_some(side);
+    }
+}

@@ -1,0 +1,86 @@
+//! Opening positions for a match, read from an EPD or FEN file: one position per line, `#`
+//! comments and blank lines skipped; fields after the side to move (EPD opcodes, counters) are
+//! ignored, so every game starts with a fresh move counter.
+
+use std::path::Path;
+
+use crate::board::Position;
+
+/// Reads every position of `path`, refusing the file at the first bad line.
+pub fn load_openings(path: &Path) -> Result<Vec<Position>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    parse_openings(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+pub fn parse_openings(text: &str) -> Result<Vec<Position>, String> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split_whitespace();
+        let placement = fields.next().unwrap_or_default();
+        let side = fields.next().unwrap_or("w");
+        let pos = Position::from_fen(&format!("{placement} {side}"))
+            .map_err(|e| format!("line {}: {e}", n + 1))?;
+        if pos.has_no_legal_move() {
+            return Err(format!("line {}: the game is already over", n + 1));
+        }
+        out.push(pos);
+    }
+    if out.is_empty() {
+        return Err("no positions".into());
+    }
+    Ok(out)
+}
+
+/// A reproducible shuffle (splitmix64-driven Fisher-Yates), so `--seed` fixes the order.
+pub fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut state = seed;
+    for i in (1..items.len()).rev() {
+        let j = (splitmix64(&mut state) % (i as u64 + 1)) as usize;
+        items.swap(i, j);
+    }
+}
+
+/// The splitmix64 generator: small, fast and good enough for shuffles and sampling.
+pub fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::START_FEN;
+
+    #[test]
+    fn reads_epd_and_fen_lines() {
+        let text = format!(
+            "# header\n\n{START_FEN}\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - c0 \"central cannon\";\n"
+        );
+        let v = parse_openings(&text).unwrap();
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].to_fen(), Position::startpos().to_fen());
+        assert_eq!(v[1].side_to_move(), crate::Color::Black);
+        assert!(parse_openings("# nothing\n").is_err());
+        assert!(parse_openings("rnbakabnr/9 w\n").is_err());
+    }
+
+    #[test]
+    fn shuffle_is_a_reproducible_permutation() {
+        let mut a: Vec<u32> = (0..50).collect();
+        let mut b = a.clone();
+        shuffle(&mut a, 7);
+        shuffle(&mut b, 7);
+        assert_eq!(a, b);
+        assert_ne!(a, (0..50).collect::<Vec<_>>());
+        a.sort_unstable();
+        assert_eq!(a, (0..50).collect::<Vec<_>>());
+    }
+}

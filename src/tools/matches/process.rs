@@ -1,0 +1,239 @@
+//! One engine process: spawn, handshake (UCI, UCCI or detected), options, new game, and lines
+//! in and out with deadlines. A reader thread turns stdout into a channel so that every read
+//! can time out; a closed channel means the engine died or closed its pipe.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::dialect::Dialect;
+use super::spec::{EngineSpec, Protocol};
+
+/// How long auto-detection waits for `uciok` before it tries `ucci`.
+const AUTO_PROBE: Duration = Duration::from_millis(1500);
+/// How long a quitting engine may take before it is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(300);
+
+/// One read from the engine.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Wait {
+    Line(String),
+    Timeout,
+    /// The engine exited or closed stdout.
+    Closed,
+}
+
+pub struct EngineProcess {
+    name: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    dialect: Dialect,
+}
+
+/// Why a handshake failed.
+enum HandshakeError {
+    /// The engine exited on `uci` (ElephantEye quits on anything but `ucci`): try again fresh.
+    ExitedOnUci,
+    Failed(String),
+}
+
+impl From<String> for HandshakeError {
+    fn from(e: String) -> Self {
+        HandshakeError::Failed(e)
+    }
+}
+
+impl EngineProcess {
+    /// Spawns the engine and brings it to the ready state within `timeout`.
+    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<EngineProcess, String> {
+        let deadline = Instant::now() + timeout;
+        let mut engine = EngineProcess::spawn(spec)?;
+        match engine.handshake(spec.protocol, deadline) {
+            Ok(()) => {}
+            Err(HandshakeError::ExitedOnUci) => {
+                engine = EngineProcess::spawn(spec)?;
+                engine
+                    .handshake(Protocol::Ucci, deadline)
+                    .map_err(|e| match e {
+                        HandshakeError::Failed(e) => e,
+                        HandshakeError::ExitedOnUci => format!("{}: exited on ucci", spec.name),
+                    })?;
+            }
+            Err(HandshakeError::Failed(e)) => return Err(e),
+        }
+        for (name, value) in &spec.options {
+            engine.send(&engine.dialect.setoption(name, value))?;
+        }
+        engine.sync(deadline)?;
+        Ok(engine)
+    }
+
+    fn spawn(spec: &EngineSpec) -> Result<EngineProcess, String> {
+        // A relative path is found from `dir`, made absolute because std leaves relative
+        // programs with a working directory platform-specific; a bare name is looked up in PATH.
+        let program = match &spec.dir {
+            Some(dir) if spec.cmd.is_relative() && spec.cmd.components().count() > 1 => {
+                let joined = dir.join(&spec.cmd);
+                std::path::absolute(&joined).unwrap_or(joined)
+            }
+            _ => spec.cmd.clone(),
+        };
+        let mut command = Command::new(&program);
+        command
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(dir) = &spec.dir {
+            command.current_dir(dir);
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", spec.cmd.display()))?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, lines) = channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Ok(EngineProcess {
+            name: spec.name.clone(),
+            child,
+            stdin,
+            lines,
+            dialect: Dialect::Uci,
+        })
+    }
+
+    /// Sends the handshake, settles the dialect and, for UCCI, switches on milliseconds when
+    /// the engine offers them. Auto-detection sends `uci`, then `ucci` when no `uciok` came.
+    fn handshake(&mut self, protocol: Protocol, deadline: Instant) -> Result<(), HandshakeError> {
+        let first = match protocol {
+            Protocol::Ucci => "ucci",
+            Protocol::Uci | Protocol::Auto => "uci",
+        };
+        self.send(first)?;
+        let probe_end = match protocol {
+            Protocol::Auto => deadline.min(Instant::now() + AUTO_PROBE),
+            _ => deadline,
+        };
+        let mut offers_millis = false;
+        let mut retried = false;
+        let acknowledged = loop {
+            let until = if retried { deadline } else { probe_end };
+            match self.recv(until) {
+                Wait::Line(l) => {
+                    let mut words = l.split_whitespace();
+                    match (words.next(), words.next()) {
+                        (Some("uciok"), _) => break Protocol::Uci,
+                        (Some("ucciok"), _) => break Protocol::Ucci,
+                        (Some("option"), Some("usemillisec")) => offers_millis = true,
+                        _ => {}
+                    }
+                }
+                Wait::Timeout if protocol == Protocol::Auto && !retried => {
+                    retried = true;
+                    self.send("ucci")?;
+                }
+                Wait::Timeout => {
+                    return Err(format!("{}: no answer to the handshake", self.name).into());
+                }
+                Wait::Closed if protocol == Protocol::Auto && !retried => {
+                    return Err(HandshakeError::ExitedOnUci);
+                }
+                Wait::Closed => {
+                    return Err(format!("{}: exited during the handshake", self.name).into());
+                }
+            }
+        };
+        self.dialect = if acknowledged == Protocol::Uci {
+            Dialect::Uci
+        } else {
+            if offers_millis {
+                self.send("setoption usemillisec true")?;
+            }
+            Dialect::Ucci {
+                millis: offers_millis,
+            }
+        };
+        Ok(())
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    pub fn send(&mut self, line: &str) -> Result<(), String> {
+        log::trace!("{} < {line}", self.name);
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| format!("{}: cannot write: {e}", self.name))
+    }
+
+    /// The next line, waiting at most until `deadline`.
+    pub fn recv(&mut self, deadline: Instant) -> Wait {
+        let timeout = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => {
+                log::trace!("{} > {line}", self.name);
+                Wait::Line(line)
+            }
+            Err(RecvTimeoutError::Timeout) => Wait::Timeout,
+            Err(RecvTimeoutError::Disconnected) => Wait::Closed,
+        }
+    }
+
+    /// `isready`, then waits for `readyok`, skipping anything else.
+    pub fn sync(&mut self, deadline: Instant) -> Result<(), String> {
+        self.send("isready")?;
+        loop {
+            match self.recv(deadline) {
+                Wait::Line(l) if l.trim() == "readyok" => return Ok(()),
+                Wait::Line(_) => {}
+                Wait::Timeout => return Err(format!("{}: no readyok", self.name)),
+                Wait::Closed => return Err(format!("{}: exited", self.name)),
+            }
+        }
+    }
+
+    /// Tells the engine a new game starts and waits until it is ready.
+    pub fn new_game(&mut self, timeout: Duration) -> Result<(), String> {
+        self.send(self.dialect.new_game())?;
+        self.sync(Instant::now() + timeout)
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + QUIT_GRACE;
+        while Instant::now() < deadline {
+            match self.child.try_wait() {
+                Ok(Some(_)) | Err(_) => return,
+                Ok(None) => thread::sleep(Duration::from_millis(5)),
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

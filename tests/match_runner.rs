@@ -1,0 +1,392 @@
+//! End-to-end tests of `chuhan match` against the scriptable fake engine
+//! (tests/support/fake_engine.rs): refereeing, misbehaviour, adjudication, SPRT, PGN, the CLI.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use chuhan::Position;
+use chuhan::rules::{GameRecord, GameResult};
+use chuhan::tools::matches::openings::load_openings;
+use chuhan::tools::matches::{
+    EngineSpec, GameRules, Limit, MatchConfig, MatchResult, Sprt, SprtDecision, Termination,
+    run_match,
+};
+
+const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
+/// The engine of the self-match: chuhan itself.
+const SELF_MATCH_ENGINE: &str = env!("CARGO_BIN_EXE_chuhan");
+
+fn engine(cmd: &str, name: &str, args: &[&str]) -> EngineSpec {
+    let mut s = format!("cmd={cmd} name={name}");
+    for a in args {
+        s += &format!(" arg={a}");
+    }
+    s.parse().unwrap()
+}
+
+fn fake(name: &str, args: &[&str]) -> EngineSpec {
+    engine(FAKE, name, args)
+}
+
+fn config(engines: Vec<EngineSpec>, games: u32, limit: Limit) -> MatchConfig {
+    MatchConfig {
+        engines,
+        games,
+        rules: GameRules {
+            limit,
+            margin: Duration::from_millis(50),
+            move_limit: chuhan::rules::DEFAULT_MOVE_LIMIT,
+            untimed_wait: Duration::from_millis(1500),
+            ready_timeout: Duration::from_secs(5),
+            resign: None,
+            draw: None,
+        },
+        openings: vec![Position::startpos()],
+        concurrency: 1,
+        pgn: None,
+        sprt: None,
+        event: "test".into(),
+        start_timeout: Duration::from_secs(5),
+        progress: false,
+    }
+}
+
+fn temp_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("chuhan-{}-{name}", std::process::id()))
+}
+
+fn bench_openings() -> Vec<Position> {
+    load_openings(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench-positions/openings.epd"))
+        .unwrap()
+}
+
+/// Replays every game and checks the runner's verdict is the rules library's, at the end only.
+fn assert_refereed_by_rules(result: &MatchResult) {
+    for g in &result.games {
+        let Termination::Rules(reason) = g.outcome.termination else {
+            panic!("game {} ended by {}", g.round, g.outcome.termination);
+        };
+        let mut rec = GameRecord::new(g.start.clone());
+        for m in &g.outcome.moves {
+            assert_eq!(
+                rec.verdict(120),
+                None,
+                "game {} went on after its end",
+                g.round
+            );
+            rec.play(m.mv).expect("only legal moves are recorded");
+        }
+        let v = rec.verdict(120).expect("the game is over");
+        assert_eq!((v.result, v.reason), (g.outcome.result, reason));
+    }
+}
+
+#[test]
+fn self_match_at_fixed_depth_is_refereed_end_to_end() {
+    let pgn = temp_path("self.pgn");
+    let mut cfg = config(
+        vec![
+            engine(SELF_MATCH_ENGINE, "one", &[]),
+            engine(SELF_MATCH_ENGINE, "two", &[]),
+        ],
+        4,
+        Limit::Depth(3),
+    );
+    cfg.openings = bench_openings()[..2].to_vec();
+    cfg.pgn = Some(pgn.clone());
+    cfg.concurrency = 2;
+    let result = run_match(&cfg).unwrap();
+    assert_eq!(result.games.len(), 4);
+    assert_refereed_by_rules(&result);
+    let p = &result.pairings[0];
+    assert_eq!(p.wdl.games(), 4);
+    assert_eq!(p.pentanomial.pairs(), 2);
+    // Each opening twice, colours swapped.
+    for round in [1, 3] {
+        let a = result.games.iter().find(|g| g.round == round).unwrap();
+        let b = result.games.iter().find(|g| g.round == round + 1).unwrap();
+        assert_eq!(a.start.key(), b.start.key());
+        assert_eq!((a.red, a.black), (b.black, b.red));
+    }
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    std::fs::remove_file(&pgn).ok();
+    assert_eq!(text.matches("[Game \"Chinese Chess\"]").count(), 4);
+    assert_eq!(text.matches("[FEN \"").count(), 4);
+    assert_eq!(text.matches("[Termination \"").count(), 4);
+    assert!(
+        text.contains("/3 "),
+        "per-move score/depth comments: {text}"
+    );
+}
+
+#[test]
+fn round_robin_pairs_every_engine() {
+    let mut cfg = config(
+        vec![
+            fake("a", &[]),
+            fake("b", &["--seed", "2"]),
+            fake("c", &["--seed", "3", "--think", "2"]),
+        ],
+        2,
+        Limit::Clock("2+0.02".parse().unwrap()),
+    );
+    cfg.openings = bench_openings()[20..21].to_vec();
+    cfg.concurrency = 2;
+    let result = run_match(&cfg).unwrap();
+    assert_eq!(result.games.len(), 6);
+    let pairs: Vec<(usize, usize)> = result
+        .pairings
+        .iter()
+        .map(|p| (p.first, p.second))
+        .collect();
+    assert_eq!(pairs, [(0, 1), (0, 2), (1, 2)]);
+    for p in &result.pairings {
+        assert_eq!((p.wdl.games(), p.pentanomial.pairs()), (2, 1));
+    }
+    assert_refereed_by_rules(&result);
+}
+
+#[test]
+fn engines_run_in_their_own_directory() {
+    let binary = PathBuf::from(FAKE);
+    let dir = binary.parent().unwrap();
+    let name = binary.file_name().unwrap().to_str().unwrap();
+    let spec: EngineSpec = format!("cmd=./{name} dir={} name=local", dir.display())
+        .parse()
+        .unwrap();
+    let result = run_match(&config(vec![spec, fake("b", &[])], 2, Limit::Depth(1))).unwrap();
+    assert_refereed_by_rules(&result);
+}
+
+#[test]
+fn misbehaving_engines_lose_and_the_runner_survives() {
+    let tc = Limit::Clock("0.3+0".parse().unwrap());
+    let cases: [(&str, &[&str], Limit, &str); 9] = [
+        ("illegal", &[], Limit::Depth(1), "illegal move"),
+        ("malformed", &[], Limit::Depth(1), "malformed move"),
+        ("crash", &[], Limit::Depth(1), "crash"),
+        ("nomove", &[], Limit::Depth(1), "no move"),
+        ("resign", &["--proto", "ucci"], Limit::Depth(1), "resign"),
+        ("hang", &[], tc, "unresponsive"),
+        (
+            "hang",
+            &["--proto", "ucci"],
+            Limit::Depth(1),
+            "unresponsive",
+        ),
+        ("overstep", &[], tc, "time forfeit"),
+        (
+            "overstep",
+            &["--proto", "ucci", "--millis"],
+            tc,
+            "time forfeit",
+        ),
+    ];
+    for (mode, extra, limit, category) in cases {
+        let mut args = vec!["--misbehave", mode, "--at", "2"];
+        args.extend_from_slice(extra);
+        let result = run_match(&config(
+            vec![fake("bad", &args), fake("good", &[])],
+            2,
+            limit,
+        ))
+        .unwrap_or_else(|e| panic!("{mode}: {e}"));
+        assert_eq!(result.games.len(), 2, "{mode}");
+        for g in &result.games {
+            let bad_color = if g.red == 0 {
+                chuhan::Color::Red
+            } else {
+                chuhan::Color::Black
+            };
+            assert_eq!(
+                g.outcome.termination.category(),
+                category,
+                "{mode}: {}",
+                g.outcome.termination
+            );
+            assert_eq!(
+                g.outcome.result,
+                GameResult::win_for(bad_color.flip()),
+                "{mode}"
+            );
+            // The bad engine played its first move in both games, so the runner restarted it
+            // after the first game when it had to.
+            assert!(
+                g.outcome.moves.len() >= 2,
+                "{mode}: {}",
+                g.outcome.moves.len()
+            );
+        }
+        assert_eq!(result.pairings[0].wdl.losses, 2, "{mode}");
+    }
+}
+
+#[test]
+fn a_move_inside_the_margin_counts_and_a_stray_nobestmove_is_ignored() {
+    // The engine answers 40 ms after its flag, after the runner sent `stop`; being UCCI it
+    // then answers that `stop` with `nobestmove`, which must not be taken for its next reply.
+    let mut cfg = config(
+        vec![
+            fake(
+                "late",
+                &[
+                    "--proto",
+                    "ucci",
+                    "--millis",
+                    "--misbehave",
+                    "margin",
+                    "--at",
+                    "2",
+                ],
+            ),
+            fake("prompt", &[]),
+        ],
+        2,
+        Limit::Clock("0.3+0.1".parse().unwrap()),
+    );
+    cfg.rules.margin = Duration::from_millis(250);
+    let result = run_match(&cfg).unwrap();
+    assert_refereed_by_rules(&result);
+}
+
+#[test]
+fn auto_detection_finds_uci_and_ucci_engines() {
+    let mut cfg = config(
+        vec![
+            fake("ucci-only", &["--proto", "ucci", "--millis"]),
+            fake("uci-only", &["--proto", "uci", "--seed", "3"]),
+            fake("ucci-strict", &["--proto", "ucci-strict", "--seed", "5"]),
+        ],
+        2,
+        Limit::Clock("5+0.05".parse().unwrap()),
+    );
+    cfg.openings = bench_openings()[10..11].to_vec();
+    let result = run_match(&cfg).unwrap();
+    assert_eq!(result.games.len(), 6);
+    assert_refereed_by_rules(&result);
+}
+
+#[test]
+fn score_adjudication_resigns_and_draws() {
+    let mut cfg = config(
+        vec![
+            fake("gloomy", &["--score", "-1500"]),
+            fake("calm", &["--score", "0"]),
+        ],
+        2,
+        Limit::Depth(1),
+    );
+    cfg.rules.resign = Some("movecount=2,score=1000".parse().unwrap());
+    let result = run_match(&cfg).unwrap();
+    for g in &result.games {
+        assert_eq!(g.outcome.termination.category(), "adjudicated resign");
+    }
+    assert_eq!(result.pairings[0].wdl.losses, 2);
+
+    let mut cfg = config(
+        vec![fake("a", &["--score", "3"]), fake("b", &["--score", "-3"])],
+        2,
+        Limit::Depth(1),
+    );
+    cfg.rules.draw = Some("movenumber=3,movecount=2,score=10".parse().unwrap());
+    let result = run_match(&cfg).unwrap();
+    for g in &result.games {
+        assert_eq!(g.outcome.termination.category(), "adjudicated draw");
+        assert_eq!(g.outcome.moves.len(), 6);
+    }
+    assert_eq!(result.pairings[0].wdl.draws, 2);
+}
+
+#[test]
+fn ucci_draw_offer_and_acceptance_end_the_game() {
+    let peaceful = ["--proto", "ucci", "--draw"];
+    let result = run_match(&config(
+        vec![fake("a", &peaceful), fake("b", &peaceful)],
+        2,
+        Limit::Depth(1),
+    ))
+    .unwrap();
+    for g in &result.games {
+        assert_eq!(g.outcome.termination, Termination::DrawAgreed);
+        assert_eq!(
+            (g.outcome.result, g.outcome.moves.len()),
+            (GameResult::Draw, 2)
+        );
+    }
+    // An offer nobody accepts changes nothing.
+    let result = run_match(&config(
+        vec![fake("a", &peaceful), fake("b", &["--proto", "ucci"])],
+        2,
+        Limit::Depth(1),
+    ))
+    .unwrap();
+    assert_refereed_by_rules(&result);
+}
+
+#[test]
+fn sprt_stops_the_match_once_decided() {
+    let mut cfg = config(
+        vec![fake("greedy", &[]), fake("random", &["--weak"])],
+        200,
+        Limit::Depth(1),
+    );
+    cfg.sprt = Some("elo0=0,elo1=300".parse::<Sprt>().unwrap());
+    let result = run_match(&cfg).unwrap();
+    let (llr, decision) = result.sprt.unwrap();
+    assert_eq!(decision, SprtDecision::H1, "LLR {llr}");
+    assert!(result.games.len() < 200, "{}", result.games.len());
+    let p = &result.pairings[0];
+    assert!(p.wdl.wins > p.wdl.losses, "{:?}", p.wdl);
+}
+
+#[test]
+fn cli_plays_a_match_and_reports() {
+    let pgn = temp_path("cli.pgn");
+    let out = Command::cargo_bin("chuhan")
+        .unwrap()
+        .args(["match", "--engine", &format!("cmd={FAKE}"), "name=alpha"])
+        .args([
+            "--engine",
+            &format!("cmd={FAKE}"),
+            "name=beta",
+            "arg=--seed",
+            "arg=5",
+        ])
+        .args(["--games", "2", "--depth", "1", "--seed", "3"])
+        .args([
+            "--openings",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/bench-positions/openings.epd"),
+        ])
+        .arg("--pgn")
+        .arg(&pgn)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("alpha vs beta (depth 1): 2 games"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("pentanomial [LL LD DD/WL WD WW]"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("terminations: "), "{stdout}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    std::fs::remove_file(&pgn).ok();
+    assert_eq!(text.matches("[Red \"alpha\"]").count(), 1);
+    assert_eq!(text.matches("[Red \"beta\"]").count(), 1);
+
+    Command::cargo_bin("chuhan")
+        .unwrap()
+        .args([
+            "match",
+            "--engine",
+            "cmd=/nonexistent/engine",
+            "--engine",
+            &format!("cmd={FAKE}"),
+        ])
+        .args(["--depth", "1"])
+        .assert()
+        .code(2);
+}
