@@ -13,10 +13,9 @@
 
 use std::io::{self, Write};
 use std::sync::Mutex;
-use std::time::Instant;
 
 use crate::board::Position;
-use crate::engine::{Limits, Report, Reporter, Score};
+use crate::engine::{Report, Reporter, Score};
 use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord, GameResult};
 use crate::search::driver::THREAD_STACK;
 use crate::search::{Control, SearchSetup, Worker, run};
@@ -112,18 +111,7 @@ pub fn play_game(cfg: &GenConfig, index: usize) -> Vec<String> {
         if rec.moves().len() >= MAX_PLIES {
             break GameResult::Draw;
         }
-        let setup = SearchSetup {
-            game: rec.clone(),
-            limits: Limits {
-                depth: Some(cfg.depth),
-                ..Limits::default()
-            },
-            banmoves: Vec::new(),
-            multipv: 1,
-            move_overhead_ms: 0,
-            move_limit: DEFAULT_MOVE_LIMIT,
-            start: Instant::now(),
-        };
+        let setup = SearchSetup::fixed_depth(rec.clone(), cfg.depth);
         control.reset(false);
         let outcome = Outcome::default();
         run(&mut workers, &setup, &tt, &control, &outcome);
