@@ -11,6 +11,7 @@ pub mod rules;
 pub mod search;
 pub mod tools;
 pub mod tt;
+pub mod tune;
 
 pub use board::{Color, FenError, Move, Piece, PieceType, Position, START_FEN, Square};
 pub use movegen::MoveList;

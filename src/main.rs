@@ -1,6 +1,9 @@
 //! The `chuhan` binary: with no subcommand it serves UCCI/UCI on stdin/stdout; subcommands run
 //! the library's tools.
 
+use std::fs::File;
+use std::io::{BufReader, BufWriter};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -8,6 +11,10 @@ use clap::{Parser, Subcommand};
 use chuhan::Position;
 use chuhan::movegen::perft_report;
 use chuhan::search::bench::{DEFAULT_BENCH_DEPTH, bench, bench_report};
+use chuhan::tune::datagen::{GenConfig, generate};
+use chuhan::tune::writer::render;
+use chuhan::tune::{fit, read_samples};
+use indicatif::ProgressBar;
 
 #[derive(Parser)]
 #[command(
@@ -50,6 +57,41 @@ enum Command {
     },
     /// Play engines against each other (UCI/UCCI), with statistics, SPRT and PGN.
     Match(Box<chuhan::tools::matches::MatchArgs>),
+    /// Tune the evaluation weights to self-play results (Texel's method).
+    #[command(subcommand)]
+    Tune(Tune),
+}
+
+#[derive(Subcommand)]
+enum Tune {
+    /// Play fast self-play games and write their quiet positions with the results.
+    Gen {
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        /// Fixed search depth per move.
+        #[arg(long, default_value_t = 6)]
+        depth: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Output file of `<FEN> ; <result>` lines.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fit the weights to a data file and write the weights file.
+    Fit {
+        #[arg(long)]
+        data: PathBuf,
+        #[arg(long, default_value_t = 2000)]
+        iterations: usize,
+        /// Adam step size in centipawns.
+        #[arg(long, default_value_t = 0.5)]
+        rate: f64,
+        /// Where to write the tuned weights file.
+        #[arg(long, default_value = "src/eval/weights.rs")]
+        out: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -69,6 +111,13 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Match(args)) => chuhan::tools::matches::run_cli(*args),
+        Some(Command::Tune(t)) => match tune(t) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some(Command::Perft { depth, fen }) => {
             let pos = match fen {
                 Some(f) => Position::from_fen(&f),
@@ -103,4 +152,52 @@ fn main() -> ExitCode {
             }
         },
     }
+}
+
+fn tune(t: Tune) -> std::io::Result<()> {
+    match t {
+        Tune::Gen {
+            games,
+            depth,
+            seed,
+            threads,
+            out,
+        } => {
+            let cfg = GenConfig {
+                games,
+                depth,
+                seed,
+                threads,
+            };
+            let bar = ProgressBar::new(games as u64);
+            let mut file = BufWriter::new(File::create(&out)?);
+            let n = generate(&cfg, &mut file, &|| bar.inc(1))?;
+            bar.finish_and_clear();
+            eprintln!(
+                "{n} positions from {games} games written to {}",
+                out.display()
+            );
+        }
+        Tune::Fit {
+            data,
+            iterations,
+            rate,
+            out,
+        } => {
+            let samples = read_samples(BufReader::new(File::open(&data)?))?;
+            let r = fit(&samples, iterations, rate);
+            eprintln!(
+                "K = {:.4}; {} training, {} held-out positions",
+                r.k, r.train, r.test
+            );
+            eprintln!(
+                "training error {:.6} -> {:.6}",
+                r.train_before, r.train_after
+            );
+            eprintln!("held-out error {:.6} -> {:.6}", r.test_before, r.test_after);
+            std::fs::write(&out, render(&r.weights))?;
+            eprintln!("weights written to {}", out.display());
+        }
+    }
+    Ok(())
 }

@@ -1,24 +1,50 @@
-//! Static evaluation: material and piece-square tables, tapered between middlegame and endgame
-//! by the heavy pieces left, from the side to move's view.
+//! Static evaluation from the side to move's view: material and piece-square tables (summed
+//! incrementally), positional terms (`terms`), tapered between middlegame and endgame by the
+//! heavy pieces left, then scaled toward a draw for balances theory holds drawn (`endgame`).
 
+pub mod endgame;
+pub mod terms;
 pub mod weights;
 
 use crate::board::{Color, Move, Piece, PieceType, Position, Square, Squares};
+use terms::{Sink, Term};
 use weights::{
-    MATERIAL_EG, MATERIAL_MG, PAWN_EG_QUARTERS, PHASE_MAX, PHASE_WEIGHT, PST_EG_KING, PST_MG, TEMPO,
+    MATERIAL_EG, MATERIAL_MG, PAWN_EG_QUARTERS, PHASE_MAX, PHASE_WEIGHT, PST_EG_KING, PST_MG,
+    TEMPO, TERMS,
 };
 
 /// A middlegame and an endgame value packed in one integer, so one addition sums both.
-const fn pack(mg: i32, eg: i32) -> i32 {
+pub const fn pack(mg: i32, eg: i32) -> i32 {
     (mg << 16) + eg
 }
 
-const fn mg_of(s: i32) -> i32 {
+pub const fn mg_of(s: i32) -> i32 {
     (s + 0x8000) >> 16
 }
 
-const fn eg_of(s: i32) -> i32 {
+pub const fn eg_of(s: i32) -> i32 {
     s as i16 as i32
+}
+
+/// The positional term weights, packed.
+static PACKED_TERMS: [i32; Term::COUNT] = {
+    let mut t = [0; Term::COUNT];
+    let mut i = 0;
+    while i < Term::COUNT {
+        t[i] = pack(TERMS[i].0, TERMS[i].1);
+        i += 1;
+    }
+    t
+};
+
+/// Sums the positional terms as one packed score.
+struct Packed(i32);
+
+impl Sink for Packed {
+    #[inline(always)]
+    fn add(&mut self, term: Term, n: i32) {
+        self.0 += PACKED_TERMS[term as usize] * n;
+    }
 }
 
 /// Packed value of every piece code on every point, from Red's view (Black's are negative).
@@ -96,12 +122,32 @@ impl EvalState {
         }
     }
 
-    /// The evaluation in centipawns for `side` to move.
-    #[inline(always)]
-    pub fn value(self, side: Color) -> i32 {
-        let ph = self.phase.min(PHASE_MAX);
-        let v = (mg_of(self.psq) * ph + eg_of(self.psq) * (PHASE_MAX - ph)) / PHASE_MAX;
-        let v = match side {
+    /// The packed material and piece-square sum, from Red's view.
+    pub fn psq(self) -> i32 {
+        self.psq
+    }
+
+    /// The game phase: `PHASE_MAX` for a full board down to 0 without heavy pieces.
+    pub fn phase(self) -> i32 {
+        self.phase.min(PHASE_MAX)
+    }
+
+    /// Material, piece squares and positional terms of `pos`, tapered, from Red's view, before
+    /// endgame scaling.
+    #[inline]
+    pub fn tapered(self, pos: &Position) -> i32 {
+        let mut sum = Packed(self.psq);
+        terms::positional(pos, &mut sum);
+        taper(sum.0, self.phase())
+    }
+
+    /// The evaluation of `pos` (the position these sums belong to) in centipawns for the side to
+    /// move.
+    #[inline]
+    pub fn value(self, pos: &Position) -> i32 {
+        let v = self.tapered(pos);
+        let v = v * endgame::scale(pos, leader(v)) / endgame::FULL;
+        let v = match pos.side_to_move() {
             Color::Red => v,
             Color::Black => -v,
         };
@@ -109,9 +155,21 @@ impl EvalState {
     }
 }
 
+/// The side a Red-view score favours (Black on a level score).
+#[inline(always)]
+pub fn leader(v: i32) -> Color {
+    if v > 0 { Color::Red } else { Color::Black }
+}
+
+/// Blends a packed score by the phase.
+#[inline(always)]
+pub fn taper(packed: i32, phase: i32) -> i32 {
+    (mg_of(packed) * phase + eg_of(packed) * (PHASE_MAX - phase)) / PHASE_MAX
+}
+
 /// The evaluation in centipawns from the side to move's view, from scratch.
 pub fn evaluate(pos: &Position) -> i32 {
-    EvalState::new(pos).value(pos.side_to_move())
+    EvalState::new(pos).value(pos)
 }
 
 /// Middlegame material value of a piece kind (for move ordering and pruning margins).

@@ -1,5 +1,8 @@
 //! The evaluation's numbers, kept apart from its logic so that tuning rewrites only this file.
-//! Centipawns, where 100 is about a pawn that has crossed the river.
+//! Centipawns, where 100 is about a pawn that has crossed the river. `chuhan tune fit` rewrites
+//! this file; keep its layout.
+
+use super::terms::Term;
 
 /// Material by piece kind (king, advisor, elephant, horse, rook, cannon, pawn): middlegame.
 pub const MATERIAL_MG: [i32; 7] = [0, 90, 90, 380, 850, 420, 30];
@@ -132,3 +135,30 @@ pub const PAWN_EG_QUARTERS: i32 = 5;
 /// Piece values for static exchange evaluation (king, advisor, elephant, horse, rook, cannon,
 /// pawn): a king "captured" ends the exchange.
 pub const SEE_VALUE: [i32; 7] = [10_000, 100, 100, 400, 900, 450, 100];
+
+/// Weights of the positional terms as (middlegame, endgame), in `Term` order.
+#[rustfmt::skip]
+pub const TERMS: [(i32, i32); Term::COUNT] = [
+    (4, 5), // RookMobility
+    (8, 10), // HorseMobility
+    (-6, -4), // HorseLegBlocked
+    (2, 1), // CannonMobility
+    (8, 4), // CannonTarget
+    (-40, -20), // HorsePalaceCentre
+    (15, 10), // RookOpenFile
+    (8, 5), // RookHalfOpenFile
+    (20, 10), // RookPin
+    (15, 25), // ConnectedPawns
+    (-20, -30), // PawnTooDeep
+    (-15, -5), // KingZoneRook
+    (-20, -10), // KingZoneHorse
+    (-10, -5), // KingZoneCannon
+    (-10, -15), // KingZonePawn
+    (-15, -20), // AdvisorMissingVsRook
+    (-10, -15), // AdvisorMissingVsHorse
+    (-15, -10), // ElephantMissingVsCannon
+    (-5, -10), // ElephantMissingVsRook
+    (-60, -30), // EmptyCannonFile
+    (-20, -10), // CannonOnKingFile
+    (-20, -15), // KingOpenFileVsRook
+];

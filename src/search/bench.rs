@@ -5,8 +5,8 @@
 use std::time::Instant;
 
 use crate::board::Position;
-use crate::engine::{Limits, Report, Reporter};
-use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord};
+use crate::engine::{Report, Reporter};
+use crate::rules::GameRecord;
 use crate::tt::TranspositionTable;
 
 use super::{Control, SearchSetup, Worker, run};
@@ -55,18 +55,7 @@ pub fn bench(depth: u32) -> BenchResult {
     let mut nodes = 0;
     for fen in bench_fens() {
         let pos = Position::from_fen(fen).expect("bench positions are valid FEN");
-        let setup = SearchSetup {
-            game: GameRecord::new(pos),
-            limits: Limits {
-                depth: Some(depth.max(1)),
-                ..Limits::default()
-            },
-            banmoves: Vec::new(),
-            multipv: 1,
-            move_overhead_ms: 0,
-            move_limit: DEFAULT_MOVE_LIMIT,
-            start: Instant::now(),
-        };
+        let setup = SearchSetup::fixed_depth(GameRecord::new(pos), depth);
         tt.clear();
         control.reset(false);
         let mut workers = [Worker::new(0)];

@@ -7,7 +7,7 @@ use std::time::Instant;
 use crate::board::Move;
 use crate::engine::{BestMove, Bound, Limits, Report, Reporter, Score, SearchInfo};
 use crate::eval::evaluate;
-use crate::rules::GameRecord;
+use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord};
 use crate::tt::{TranspositionTable, TtBound};
 
 use super::MAX_PLY;
@@ -38,6 +38,25 @@ pub struct SearchSetup {
     pub move_limit: u32,
     /// When the search was asked for: the clock runs from here, not from when the thread starts.
     pub start: Instant,
+}
+
+impl SearchSetup {
+    /// A single-line search of `game` to a fixed depth, with no time limit (bench, data
+    /// generation).
+    pub fn fixed_depth(game: GameRecord, depth: u32) -> SearchSetup {
+        SearchSetup {
+            game,
+            limits: Limits {
+                depth: Some(depth.max(1)),
+                ..Limits::default()
+            },
+            banmoves: Vec::new(),
+            multipv: 1,
+            move_overhead_ms: 0,
+            move_limit: DEFAULT_MOVE_LIMIT,
+            start: Instant::now(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -209,7 +209,7 @@ impl Worker {
 
     #[inline(always)]
     fn evaluate(&self, ply: usize) -> i32 {
-        self.evals[ply].value(self.pos.side_to_move())
+        self.evals[ply].value(&self.pos)
     }
 
     /// Plays `m` (legal), keeping the repetition history in step. Returns whether it checks.

@@ -1,0 +1,83 @@
+//! Texel-style tuning of the evaluation weights from chuhan's own games.
+//!
+//! 1. `datagen` plays fast self-play games and writes their quiet positions with the game
+//!    result (`chuhan tune gen`).
+//! 2. `features` turns each position into the evaluation's feature vector: the evaluation is
+//!    linear in the material and positional-term weights, given the phase and the endgame scale.
+//! 3. `texel` fits the logistic scale K, then minimises the mean squared error between the
+//!    results and the sigmoid of the evaluation by gradient descent (`chuhan tune fit`).
+//! 4. `writer` writes the fitted weights back into `src/eval/weights.rs`.
+
+pub mod datagen;
+pub mod features;
+pub mod texel;
+pub mod writer;
+
+use std::io::{self, BufRead};
+
+use crate::board::{PieceType, Position};
+use features::{MATERIAL_KINDS, PARAMS, Sample, current_weights, material_param, sample};
+
+/// Reads `<FEN> ; <result>` lines into samples, skipping lines that do not parse.
+pub fn read_samples(input: impl BufRead) -> io::Result<Vec<Sample>> {
+    let mut out = Vec::new();
+    for line in input.lines() {
+        let line = line?;
+        let Some((fen, result)) = line.split_once(';') else {
+            continue;
+        };
+        let (Ok(pos), Ok(result)) = (Position::from_fen(fen.trim()), result.trim().parse()) else {
+            continue;
+        };
+        out.push(sample(&pos, result));
+    }
+    Ok(out)
+}
+
+/// What one fitting run found.
+#[derive(Clone, Debug)]
+pub struct FitReport {
+    pub k: f64,
+    pub train: usize,
+    pub test: usize,
+    /// Errors before and after, on the training and the held-out positions.
+    pub train_before: f64,
+    pub train_after: f64,
+    pub test_before: f64,
+    pub test_after: f64,
+    pub weights: Vec<f64>,
+}
+
+/// Which weights the fit may move: all but the advisor and elephant values, which the
+/// missing-defender terms already price (tuning both lets them drift apart without bound).
+pub fn free_params() -> Vec<bool> {
+    let mut free = vec![true; PARAMS];
+    for (i, k) in MATERIAL_KINDS.iter().enumerate() {
+        if matches!(k, PieceType::Advisor | PieceType::Elephant) {
+            free[material_param(i)] = false;
+            free[material_param(i) + 1] = false;
+        }
+    }
+    free
+}
+
+/// Fits the weights to `samples`, holding every tenth position out to check the fit.
+pub fn fit(samples: &[Sample], iterations: usize, rate: f64) -> FitReport {
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    for (i, s) in samples.iter().enumerate() {
+        if i % 10 == 9 { &mut test } else { &mut train }.push(s.clone());
+    }
+    let w0 = current_weights();
+    let k = texel::fit_k(&train, &w0);
+    let w = texel::descend(&train, &w0, &free_params(), k, iterations, rate);
+    FitReport {
+        k,
+        train: train.len(),
+        test: test.len(),
+        train_before: texel::error(&train, &w0, k),
+        train_after: texel::error(&train, &w, k),
+        test_before: texel::error(&test, &w0, k),
+        test_after: texel::error(&test, &w, k),
+        weights: w,
+    }
+}
