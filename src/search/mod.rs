@@ -2,7 +2,6 @@
 //! histories, time management and the fixed-depth benchmark.
 
 pub mod bench;
-mod checks;
 pub mod control;
 pub mod driver;
 mod history;

@@ -6,7 +6,6 @@ use crate::board::{Move, PieceType, Position};
 use crate::eval::piece_value;
 use crate::movegen::{GenKind, MoveList, generate::MAX_MOVES};
 
-use super::checks::gives_check;
 use super::history::Histories;
 use super::see::see_ge;
 
@@ -117,7 +116,7 @@ impl MovePicker {
         let (first, scores) = (self.next, &mut self.scores);
         let (mut i, mut kept) = (0, 0);
         self.list.retain(|m| {
-            let keep = i < first || gives_check(pos, m);
+            let keep = i < first || pos.gives_check(m);
             if keep {
                 scores[kept] = scores[i];
                 kept += 1;

@@ -10,7 +10,6 @@ use crate::rules::{GameRecord, SearchHistory};
 use crate::tt::{TranspositionTable, TtBound, TtEntry};
 
 use super::MAX_PLY;
-use super::checks::{gives_check, may_give_check};
 use super::control::Control;
 use super::history::Histories;
 use super::picker::MovePicker;
@@ -217,7 +216,7 @@ impl Worker {
     pub(super) fn make(&mut self, ctx: &SearchContext, m: Move, ply: usize) -> (Undo, bool) {
         ctx.tt.prefetch(self.pos.key_after(m));
         self.evals[ply + 1] = self.evals[ply].after_move(&self.pos, m);
-        let may_check = may_give_check(&self.pos, m);
+        let may_check = self.pos.may_give_check(m);
         let undo = self.pos.do_move(m);
         let check = may_check && self.pos.in_check();
         self.rules.push(&self.pos, m, undo, check);
@@ -428,7 +427,7 @@ impl Worker {
             let capture = self.pos.is_capture(m);
             // Decided before the move is played (or even tested for legality): only a check
             // saves a quiet move from pruning, and asking that costs less than playing it.
-            if !capture && quiets_pruned(searched, best, alpha) && !gives_check(&self.pos, m) {
+            if !capture && quiets_pruned(searched, best, alpha) && !self.pos.gives_check(m) {
                 continue;
             }
             if !self.pos.is_legal_pseudo(m, in_check) {
