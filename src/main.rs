@@ -12,6 +12,7 @@ use chuhan::Position;
 use chuhan::movegen::perft_report;
 use chuhan::search::bench::{DEFAULT_BENCH_DEPTH, bench, bench_report};
 use chuhan::tune::datagen::{GenConfig, generate};
+use chuhan::tune::texel::Descent;
 use chuhan::tune::writer::render;
 use chuhan::tune::{fit, read_samples};
 use indicatif::ProgressBar;
@@ -88,6 +89,9 @@ enum Tune {
         /// Adam step size in centipawns.
         #[arg(long, default_value_t = 0.5)]
         rate: f64,
+        /// Penalty per squared centipawn a weight moves from its current value.
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
         /// Where to write the tuned weights file.
         #[arg(long, default_value = "src/eval/weights.rs")]
         out: PathBuf,
@@ -182,10 +186,18 @@ fn tune(t: Tune) -> std::io::Result<()> {
             data,
             iterations,
             rate,
+            l2,
             out,
         } => {
             let samples = read_samples(BufReader::new(File::open(&data)?))?;
-            let r = fit(&samples, iterations, rate);
+            let r = fit(
+                &samples,
+                Descent {
+                    iterations,
+                    rate,
+                    l2,
+                },
+            );
             eprintln!(
                 "K = {:.4}; {} training, {} held-out positions",
                 r.k, r.train, r.test

@@ -8,10 +8,7 @@ pub mod weights;
 
 use crate::board::{Color, Move, Piece, PieceType, Position, Square, Squares};
 use terms::{Sink, Term};
-use weights::{
-    MATERIAL_EG, MATERIAL_MG, PAWN_EG_QUARTERS, PHASE_MAX, PHASE_WEIGHT, PST_EG_KING, PST_MG,
-    TEMPO, TERMS,
-};
+use weights::{MATERIAL_EG, MATERIAL_MG, PHASE_MAX, PHASE_WEIGHT, PST_EG, PST_MG, TEMPO, TERMS};
 
 /// A middlegame and an endgame value packed in one integer, so one addition sums both.
 pub const fn pack(mg: i32, eg: i32) -> i32 {
@@ -47,6 +44,13 @@ impl Sink for Packed {
     }
 }
 
+/// Index into the piece-square tables of a point seen from Red (the tables are written with
+/// rank 9 as their first row).
+#[inline(always)]
+pub const fn pst_index(red_view: Square) -> usize {
+    (9 - red_view.rank() as usize) * 9 + red_view.file() as usize
+}
+
 /// Packed value of every piece code on every point, from Red's view (Black's are negative).
 static PSQ: [[i32; Square::COUNT]; Piece::CODES] = build_psq();
 
@@ -57,22 +61,13 @@ const fn build_psq() -> [[i32; Square::COUNT]; Piece::CODES] {
         let color = if c == 0 { Color::Red } else { Color::Black };
         let mut k = 0;
         while k < 7 {
-            let kind = PieceType::ALL[k];
-            let code = Piece::new(color, kind).code();
+            let code = Piece::new(color, PieceType::ALL[k]).code();
             let mut s = 0;
             while s < Square::COUNT {
                 let sq = Square::from_index(s);
                 let red_view = if c == 0 { sq } else { sq.flip_rank() };
-                // Tables are written with rank 9 as their first row.
-                let i = (9 - red_view.rank() as usize) * 9 + red_view.file() as usize;
-                let mg = MATERIAL_MG[k] + PST_MG[k][i];
-                let eg = MATERIAL_EG[k]
-                    + match kind {
-                        PieceType::King => PST_EG_KING[i],
-                        PieceType::Pawn => PST_MG[k][i] * PAWN_EG_QUARTERS / 4,
-                        _ => PST_MG[k][i],
-                    };
-                let v = pack(mg, eg);
+                let i = pst_index(red_view);
+                let v = pack(MATERIAL_MG[k] + PST_MG[k][i], MATERIAL_EG[k] + PST_EG[k][i]);
                 t[code][s] = if c == 0 { v } else { -v };
                 s += 1;
             }

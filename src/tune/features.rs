@@ -1,17 +1,22 @@
 //! The evaluation as a dot product: for one position, the coefficient of every tunable weight
-//! plus the fixed part (piece-square tables and tempo), from Red's view.
+//! plus the fixed part (tempo), from Red's view.
 
-use crate::board::{Color, PieceType, Position};
+use crate::board::{Color, PieceType, Position, Squares};
 use crate::eval::endgame::{self, FULL};
 use crate::eval::terms::{self, Sink, Term};
-use crate::eval::weights::{MATERIAL_EG, MATERIAL_MG, PHASE_MAX, TEMPO, TERMS};
-use crate::eval::{EvalState, eg_of, leader, mg_of, pack};
+use crate::eval::weights::{MATERIAL_EG, MATERIAL_MG, PHASE_MAX, PST_EG, PST_MG, TEMPO, TERMS};
+use crate::eval::{EvalState, leader, pst_index};
 
 /// Tunable kinds of material: all but the king, which has none.
 pub const MATERIAL_KINDS: &[PieceType] = PieceType::ALL.split_at(1).1;
 
-/// Number of tunable weights: a middlegame and an endgame value per term and material kind.
-pub const PARAMS: usize = 2 * (Term::COUNT + MATERIAL_KINDS.len());
+/// Piece-square cells per kind: the tables are tuned left-right symmetric, so a cell is a rank
+/// and a file counted from the nearer edge.
+pub const PST_CELLS: usize = 50;
+
+/// Number of tunable weights: a middlegame and an endgame value per term, material kind and
+/// piece-square cell.
+pub const PARAMS: usize = 2 * (Term::COUNT + MATERIAL_KINDS.len() + 7 * PST_CELLS);
 
 /// Parameter index of a term's middlegame weight (its endgame weight follows).
 pub const fn term_param(t: usize) -> usize {
@@ -21,6 +26,18 @@ pub const fn term_param(t: usize) -> usize {
 /// Parameter index of a material kind's middlegame value (`i` into `MATERIAL_KINDS`).
 pub const fn material_param(i: usize) -> usize {
     2 * (Term::COUNT + i)
+}
+
+/// The piece-square cell of a table index (see `eval::pst_index`).
+pub const fn pst_cell(i: usize) -> usize {
+    let (row, file) = (i / 9, i % 9);
+    let file = if file > 4 { 8 - file } else { file };
+    row * 5 + file
+}
+
+/// Parameter index of a kind's middlegame piece-square value in `cell` (the endgame follows).
+pub const fn pst_param(kind: usize, cell: usize) -> usize {
+    2 * (Term::COUNT + MATERIAL_KINDS.len() + kind * PST_CELLS + cell)
 }
 
 /// The weights in the evaluation now, in parameter order.
@@ -34,6 +51,12 @@ pub fn current_weights() -> Vec<f64> {
         w[material_param(i)] = MATERIAL_MG[k.index()] as f64;
         w[material_param(i) + 1] = MATERIAL_EG[k.index()] as f64;
     }
+    for k in 0..7 {
+        for i in 0..90 {
+            w[pst_param(k, pst_cell(i))] = PST_MG[k][i] as f64;
+            w[pst_param(k, pst_cell(i)) + 1] = PST_EG[k][i] as f64;
+        }
+    }
     w
 }
 
@@ -42,7 +65,7 @@ pub fn current_weights() -> Vec<f64> {
 pub struct Sample {
     /// Game result from Red's view: 1, 0.5 or 0.
     pub result: f64,
-    /// The evaluation's part that is not tuned (piece squares, tempo), from Red's view.
+    /// The evaluation's part that is not tuned (tempo), from Red's view.
     pub fixed: f64,
     /// Nonzero coefficients: (parameter index, coefficient).
     pub coefs: Vec<(u16, f64)>,
@@ -87,22 +110,29 @@ pub fn sample(pos: &Position, result: f64) -> Sample {
     for (t, &n) in counts.0.iter().enumerate() {
         push(term_param(t), n);
     }
-    let mut material = 0;
     for (i, &k) in MATERIAL_KINDS.iter().enumerate() {
         let n = pos.count(Color::Red, k) as i32 - pos.count(Color::Black, k) as i32;
         push(material_param(i), n);
-        material += n * pack(MATERIAL_MG[k.index()], MATERIAL_EG[k.index()]);
     }
-    let pst = st.psq() - material;
+    let mut cells = [0i32; 7 * PST_CELLS];
+    for sq in Squares(pos.occupied()) {
+        let p = pos.piece_at(sq);
+        let (red_view, n) = match p.color() {
+            Color::Red => (sq, 1),
+            Color::Black => (sq.flip_rank(), -1),
+        };
+        cells[p.kind().index() * PST_CELLS + pst_cell(pst_index(red_view))] += n;
+    }
+    for (c, &n) in cells.iter().enumerate() {
+        push(pst_param(c / PST_CELLS, c % PST_CELLS), n);
+    }
     let tempo = match pos.side_to_move() {
         Color::Red => TEMPO,
         Color::Black => -TEMPO,
     };
-    let fixed_mg = mg_of(pst) as f64;
-    let fixed_eg = eg_of(pst) as f64;
     Sample {
         result,
-        fixed: (fixed_mg * mg + fixed_eg * (1.0 - mg)) * scale + tempo as f64,
+        fixed: tempo as f64,
         coefs,
     }
 }

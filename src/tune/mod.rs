@@ -3,9 +3,11 @@
 //! 1. `datagen` plays fast self-play games and writes their quiet positions with the game
 //!    result (`chuhan tune gen`).
 //! 2. `features` turns each position into the evaluation's feature vector: the evaluation is
-//!    linear in the material and positional-term weights, given the phase and the endgame scale.
+//!    linear in the material, piece-square and positional-term weights, given the phase and the
+//!    endgame scale.
 //! 3. `texel` fits the logistic scale K, then minimises the mean squared error between the
-//!    results and the sigmoid of the evaluation by gradient descent (`chuhan tune fit`).
+//!    results and the sigmoid of the evaluation, plus an L2 pull toward the old weights, by
+//!    gradient descent (`chuhan tune fit`).
 //! 4. `writer` writes the fitted weights back into `src/eval/weights.rs`.
 
 pub mod datagen;
@@ -61,23 +63,21 @@ pub fn free_params() -> Vec<bool> {
     free
 }
 
-/// Fits the weights to `samples`, holding every tenth position out to check the fit.
-pub fn fit(samples: &[Sample], iterations: usize, rate: f64) -> FitReport {
-    let (mut train, mut test) = (Vec::new(), Vec::new());
-    for (i, s) in samples.iter().enumerate() {
-        if i % 10 == 9 { &mut test } else { &mut train }.push(s.clone());
-    }
+/// Fits the weights to `samples`, holding the last tenth out to check the fit. The data lists
+/// each game's positions together, so the held-out positions come from games the fit never saw.
+pub fn fit(samples: &[Sample], run: texel::Descent) -> FitReport {
+    let (train, test) = samples.split_at(samples.len() - samples.len() / 10);
     let w0 = current_weights();
-    let k = texel::fit_k(&train, &w0);
-    let w = texel::descend(&train, &w0, &free_params(), k, iterations, rate);
+    let k = texel::fit_k(train, &w0);
+    let w = texel::descend(train, &w0, &free_params(), k, run);
     FitReport {
         k,
         train: train.len(),
         test: test.len(),
-        train_before: texel::error(&train, &w0, k),
-        train_after: texel::error(&train, &w, k),
-        test_before: texel::error(&test, &w0, k),
-        test_after: texel::error(&test, &w, k),
+        train_before: texel::error(train, &w0, k),
+        train_after: texel::error(train, &w, k),
+        test_before: texel::error(test, &w0, k),
+        test_after: texel::error(test, &w, k),
         weights: w,
     }
 }

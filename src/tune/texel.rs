@@ -36,23 +36,28 @@ pub fn fit_k(samples: &[Sample], w: &[f64]) -> f64 {
     (a + b) / 2.0
 }
 
-/// Minimises the error by full-batch Adam steps from `w`, `iterations` times, with step size
-/// `rate` (centipawns), moving only the weights marked in `free`. Returns the new weights.
-pub fn descend(
-    samples: &[Sample],
-    w: &[f64],
-    free: &[bool],
-    k: f64,
-    iterations: usize,
-    rate: f64,
-) -> Vec<f64> {
+/// How a descent runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Descent {
+    pub iterations: usize,
+    /// Adam step size, centipawns.
+    pub rate: f64,
+    /// Penalty per squared centipawn a weight moves from its start: keeps weights that few
+    /// positions inform (rare piece squares) near their old values instead of fitting noise.
+    pub l2: f64,
+}
+
+/// Minimises the error plus the L2 penalty by full-batch Adam steps from `w`, moving only the
+/// weights marked in `free`. Returns the new weights.
+pub fn descend(samples: &[Sample], w: &[f64], free: &[bool], k: f64, run: Descent) -> Vec<f64> {
+    let w0 = w;
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
     let mut w = w.to_vec();
     let mut m = vec![0.0; w.len()];
     let mut v = vec![0.0; w.len()];
     let mut grad = vec![0.0; w.len()];
     let c = k * std::f64::consts::LN_10 / 400.0;
-    for t in 1..=iterations {
+    for t in 1..=run.iterations {
         grad.iter_mut().for_each(|g| *g = 0.0);
         for s in samples {
             let p = sigmoid(k, s.eval(&w));
@@ -63,12 +68,12 @@ pub fn descend(
         }
         let n = samples.len().max(1) as f64;
         for i in (0..w.len()).filter(|&i| free[i]) {
-            let g = grad[i] / n;
+            let g = grad[i] / n + 2.0 * run.l2 * (w[i] - w0[i]);
             m[i] = b1 * m[i] + (1.0 - b1) * g;
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
             let mh = m[i] / (1.0 - b1.powi(t as i32));
             let vh = v[i] / (1.0 - b2.powi(t as i32));
-            w[i] -= rate * mh / (vh.sqrt() + eps);
+            w[i] -= run.rate * mh / (vh.sqrt() + eps);
         }
     }
     w
@@ -94,10 +99,18 @@ mod tests {
             .collect();
         let w = vec![10.0];
         let k = 1.0;
-        let tuned = descend(&samples, &w, &[true], k, 200, 5.0);
-        assert_eq!(descend(&samples, &w, &[false], k, 200, 5.0), w);
+        let run = Descent {
+            iterations: 200,
+            rate: 5.0,
+            l2: 0.0,
+        };
+        let tuned = descend(&samples, &w, &[true], k, run);
+        assert_eq!(descend(&samples, &w, &[false], k, run), w);
         assert!(tuned[0] > 100.0, "{tuned:?}");
         assert!(error(&samples, &tuned, k) < error(&samples, &w, k));
+        // A penalty on moving holds the weight nearer its start.
+        let held = descend(&samples, &w, &[true], k, Descent { l2: 1e-5, ..run });
+        assert!(held[0] > w[0] && held[0] < tuned[0], "{held:?} {tuned:?}");
     }
 
     #[test]
