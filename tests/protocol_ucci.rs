@@ -151,8 +151,9 @@ fn ponder_then_ponderhit_draw() {
 
 #[test]
 fn draw_offer_is_accepted_in_a_level_position() {
+    // Kings and one advisor each: nothing can cross the river, the score is exactly level.
     let mut e = Engine::with_handshake("ucci");
-    e.send("position startpos");
+    e.send("position fen 4k4/4a4/9/9/9/9/9/9/4A4/4K4 w - - 0 1");
     e.send("go draw depth 3");
     let best = e.until(is_bestmove, PROMPT).pop().unwrap();
     assert!(best.ends_with(" draw"), "{best}");
@@ -160,6 +161,18 @@ fn draw_offer_is_accepted_in_a_level_position() {
     let best = e.until(is_bestmove, PROMPT).pop().unwrap();
     assert!(
         !best.ends_with(" draw") && !best.ends_with(" resign"),
+        "{best}"
+    );
+}
+
+#[test]
+fn draw_offer_is_refused_a_rook_up() {
+    let mut e = Engine::with_handshake("ucci");
+    e.send("position fen 4k4/4a4/9/9/9/9/9/9/4A4/R3K4 w - - 0 1");
+    e.send("go draw depth 3");
+    let best = e.until(is_bestmove, PROMPT).pop().unwrap();
+    assert!(
+        best.starts_with("bestmove ") && !best.ends_with(" draw"),
         "{best}"
     );
 }
