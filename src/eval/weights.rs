@@ -210,8 +210,6 @@ pub const PST_EG: [[i32; 90]; 7] = [
     ],
 ];
 
-
-
 /// Piece values for static exchange evaluation (king, advisor, elephant, horse, rook, cannon,
 /// pawn): a king "captured" ends the exchange.
 pub const SEE_VALUE: [i32; 7] = [10_000, 100, 100, 400, 900, 450, 100];
