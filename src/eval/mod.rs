@@ -117,11 +117,6 @@ impl EvalState {
         }
     }
 
-    /// The packed material and piece-square sum, from Red's view.
-    pub fn psq(self) -> i32 {
-        self.psq
-    }
-
     /// The game phase: `PHASE_MAX` for a full board down to 0 without heavy pieces.
     pub fn phase(self) -> i32 {
         self.phase.min(PHASE_MAX)
