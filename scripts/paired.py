@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Game-by-game comparison of two builds' matches against the same opponent.
+
+    scripts/paired.py OLD.pgn NEW.pgn [--engine NAME]
+
+Both PGN files come from `chuhan match` runs with the same --openings and --seed, so game n
+starts from the same position with the engine on the same side in both. Prints the number of
+games that pair up (same FEN and colour), each build's points on them, and the mean per-game
+score difference NEW - OLD with its 95% interval. Pairing removes most of the openings' share
+of the variance, so a difference shows in fewer games than two separate Elo figures need.
+"""
+import argparse
+import math
+import re
+import sys
+
+RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+
+
+def games(path, engine):
+    """(start FEN, engine plays Red, engine's points) for each game of the file, in order."""
+    out = []
+    text = open(path, encoding="utf-8").read()
+    for game in re.split(r"\n(?=\[Game )", text):
+        tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', game))
+        if "Result" not in tags or tags["Result"] not in RESULTS:
+            continue
+        red = tags.get("Red") == engine
+        if not red and tags.get("Black") != engine:
+            sys.exit(f"{path}: game without {engine!r} (Red {tags.get('Red')!r})")
+        points = RESULTS[tags["Result"]]
+        out.append((tags.get("FEN", "startpos"), red, points if red else 1.0 - points))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("old")
+    ap.add_argument("new")
+    ap.add_argument("--engine", default="chuhan", help="the engine's name in both files")
+    args = ap.parse_args()
+    old, new = games(args.old, args.engine), games(args.new, args.engine)
+    pairs = [(a[2], b[2]) for a, b in zip(old, new) if a[:2] == b[:2]]
+    if len(pairs) < 2:
+        sys.exit("fewer than two games pair up: were both runs made with the same seed?")
+    diffs = [b - a for a, b in pairs]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
+    print(
+        f"{n} paired games: old {sum(a for a, _ in pairs):g} new {sum(b for _, b in pairs):g}, "
+        f"mean difference {mean:+.3f} +- {1.96 * sd / math.sqrt(n):.3f} per game (95%)"
+    )
+
+
+if __name__ == "__main__":
+    main()
