@@ -244,7 +244,8 @@ impl Worker {
     }
 
     /// Alpha-beta search of a non-root node at `ply` (>= 1). `cut_node`: a zero-window node
-    /// expected to fail high (the first child of a cut node, or a late move's reduced search).
+    /// expected to fail high (the first child of an expected all-node, or a later move's
+    /// reduced search).
     // Eight arguments: the window, depth and node kind are what each recursive call changes.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn search(
