@@ -9,9 +9,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use chuhan::Position;
+use chuhan::eval::terms::Term;
 use chuhan::movegen::perft_report;
 use chuhan::search::bench::{DEFAULT_BENCH_DEPTH, bench, bench_report};
 use chuhan::tune::datagen::{GenConfig, generate};
+use chuhan::tune::features::term_param;
 use chuhan::tune::texel::Descent;
 use chuhan::tune::writer::render;
 use chuhan::tune::{fit, read_samples};
@@ -95,7 +97,18 @@ enum Tune {
         /// Where to write the tuned weights file.
         #[arg(long, default_value = "src/eval/weights.rs")]
         out: PathBuf,
+        /// Fit only these positional terms (comma-separated names), the rest held as they are.
+        #[arg(long, value_delimiter = ',', value_parser = parse_term)]
+        only: Vec<Term>,
     },
+}
+
+fn parse_term(name: &str) -> Result<Term, String> {
+    Term::ALL
+        .iter()
+        .copied()
+        .find(|t| t.name() == name)
+        .ok_or_else(|| format!("no term named {name}"))
 }
 
 fn main() -> ExitCode {
@@ -188,16 +201,15 @@ fn tune(t: Tune) -> std::io::Result<()> {
             rate,
             l2,
             out,
+            only,
         } => {
             let samples = read_samples(BufReader::new(File::open(&data)?))?;
-            let r = fit(
-                &samples,
-                Descent {
-                    iterations,
-                    rate,
-                    l2,
-                },
-            );
+            let run = Descent {
+                iterations,
+                rate,
+                l2,
+            };
+            let r = fit(&samples, run, &only);
             eprintln!(
                 "K = {:.4}; {} training, {} held-out positions",
                 r.k, r.train, r.test
@@ -207,6 +219,15 @@ fn tune(t: Tune) -> std::io::Result<()> {
                 r.train_before, r.train_after
             );
             eprintln!("held-out error {:.6} -> {:.6}", r.test_before, r.test_after);
+            for t in &only {
+                let i = term_param(*t as usize);
+                eprintln!(
+                    "{}: ({:.2}, {:.2})",
+                    t.name(),
+                    r.weights[i],
+                    r.weights[i + 1]
+                );
+            }
             std::fs::write(&out, render(&r.weights))?;
             eprintln!("weights written to {}", out.display());
         }

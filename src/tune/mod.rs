@@ -18,7 +18,10 @@ pub mod writer;
 use std::io::{self, BufRead};
 
 use crate::board::{PieceType, Position};
-use features::{MATERIAL_KINDS, PARAMS, Sample, current_weights, material_param, sample};
+use crate::eval::terms::Term;
+use features::{
+    MATERIAL_KINDS, PARAMS, Sample, current_weights, material_param, sample, term_param,
+};
 
 /// Reads `<FEN> ; <result>` lines into samples, skipping lines that do not parse.
 pub fn read_samples(input: impl BufRead) -> io::Result<Vec<Sample>> {
@@ -50,9 +53,19 @@ pub struct FitReport {
     pub weights: Vec<f64>,
 }
 
-/// Which weights the fit may move: all but the advisor and elephant values, which the
-/// missing-defender terms already price (tuning both lets them drift apart without bound).
-pub fn free_params() -> Vec<bool> {
+/// Which weights the fit may move: the middlegame and endgame weights of the terms in `only`
+/// if it names any (to fit a new term against the rest as they stand), else all but the
+/// advisor and elephant values, which the missing-defender terms already price (tuning both
+/// lets them drift apart without bound).
+pub fn free_params(only: &[Term]) -> Vec<bool> {
+    if !only.is_empty() {
+        let mut free = vec![false; PARAMS];
+        for &t in only {
+            free[term_param(t as usize)] = true;
+            free[term_param(t as usize) + 1] = true;
+        }
+        return free;
+    }
     let mut free = vec![true; PARAMS];
     for (i, k) in MATERIAL_KINDS.iter().enumerate() {
         if matches!(k, PieceType::Advisor | PieceType::Elephant) {
@@ -65,11 +78,11 @@ pub fn free_params() -> Vec<bool> {
 
 /// Fits the weights to `samples`, holding the last tenth out to check the fit. The data lists
 /// each game's positions together, so the held-out positions come from games the fit never saw.
-pub fn fit(samples: &[Sample], run: texel::Descent) -> FitReport {
+pub fn fit(samples: &[Sample], run: texel::Descent, only: &[Term]) -> FitReport {
     let (train, test) = samples.split_at(samples.len() - samples.len() / 10);
     let w0 = current_weights();
     let k = texel::fit_k(train, &w0);
-    let w = texel::descend(train, &w0, &free_params(), k, run);
+    let w = texel::descend(train, &w0, &free_params(only), k, run);
     FitReport {
         k,
         train: train.len(),
@@ -79,5 +92,25 @@ pub fn fit(samples: &[Sample], run: texel::Descent) -> FitReport {
         test_before: texel::error(test, &w0, k),
         test_after: texel::error(test, &w, k),
         weights: w,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_named_terms_are_free() {
+        let free = free_params(&[Term::RookPin, Term::EmptyCannonFile]);
+        let moved: Vec<usize> = (0..PARAMS).filter(|&i| free[i]).collect();
+        let (pin, cannon) = (
+            term_param(Term::RookPin as usize),
+            term_param(Term::EmptyCannonFile as usize),
+        );
+        assert_eq!(moved, [pin, pin + 1, cannon, cannon + 1]);
+        // Without names everything is free but the advisor and elephant values.
+        let all = free_params(&[]);
+        assert_eq!(all.iter().filter(|&&f| !f).count(), 4);
+        assert!(all[pin] && all[cannon + 1]);
     }
 }
