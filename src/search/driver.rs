@@ -376,11 +376,11 @@ fn search_root(
         let (undo, check) = w.make(ctx, m, 0);
         let new_depth = depth - 1 + i32::from(check);
         let score = if i == pv_idx {
-            -w.search(ctx, -beta, -alpha, new_depth, 1, true)
+            -w.search(ctx, -beta, -alpha, new_depth, 1, true, false)
         } else {
-            let s = -w.search(ctx, -alpha - 1, -alpha, new_depth, 1, true);
+            let s = -w.search(ctx, -alpha - 1, -alpha, new_depth, 1, true, true);
             if s > alpha && s < beta {
-                -w.search(ctx, -beta, -alpha, new_depth, 1, true)
+                -w.search(ctx, -beta, -alpha, new_depth, 1, true, false)
             } else {
                 s
             }

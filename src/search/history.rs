@@ -65,7 +65,7 @@ impl Histories {
         if !prev.is_null() {
             self.counters[pos.piece_at(prev.to()).code()][prev.to().index()] = best;
         }
-        let bonus = (depth * depth).min(1_600);
+        let bonus = (300 * depth - 250).min(2_500);
         let side = pos.side_to_move().index();
         let update = |h: &mut i16, b: i32| {
             let v = i32::from(*h);

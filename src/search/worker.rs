@@ -24,6 +24,8 @@ const SINGULAR_DEPTH: i32 = 8;
 /// Depth up to which losing captures are pruned, and the loss allowed per ply of depth.
 const SEE_PRUNE_DEPTH: i32 = 6;
 const SEE_CAPTURE_MARGIN: i32 = 120;
+/// One ply less (or more) reduction per this much quiet-move history.
+const HISTORY_LMR_DIVISOR: i32 = 6_000;
 /// Reverse futility margin per ply of depth.
 const RFP_MARGIN: i32 = 90;
 /// Quiet-move futility: margin at depth 0 and per ply.
@@ -241,7 +243,11 @@ impl Worker {
         self.pv_len[ply] = child_len;
     }
 
-    /// Alpha-beta search of a non-root node at `ply` (>= 1).
+    /// Alpha-beta search of a non-root node at `ply` (>= 1). `cut_node`: a zero-window node
+    /// expected to fail high (the first child of an expected all-node, or a later move's
+    /// reduced search).
+    // Eight arguments: the window, depth and node kind are what each recursive call changes.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn search(
         &mut self,
         ctx: &SearchContext,
@@ -250,6 +256,7 @@ impl Worker {
         mut depth: i32,
         ply: usize,
         null_ok: bool,
+        cut_node: bool,
     ) -> i32 {
         self.pv_len[ply] = ply;
         if depth <= 0 {
@@ -342,7 +349,15 @@ impl Worker {
                 self.stack[ply].mv = Move::NULL;
                 self.stack[ply + 1].in_check = false;
                 self.evals[ply + 1] = self.evals[ply];
-                let v = -self.search(ctx, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                let v = -self.search(
+                    ctx,
+                    -beta,
+                    -beta + 1,
+                    depth - 1 - r,
+                    ply + 1,
+                    false,
+                    !cut_node,
+                );
                 self.rules.pop();
                 self.pos.undo_null_move(undo);
                 if self.aborted {
@@ -351,7 +366,8 @@ impl Worker {
                 if v >= beta {
                     let v = if v >= DECISIVE { beta } else { v };
                     // Deep nodes verify with a normal reduced search (zugzwang).
-                    if depth < 10 || self.search(ctx, beta - 1, beta, depth - r, ply, false) >= beta
+                    if depth < 10
+                        || self.search(ctx, beta - 1, beta, depth - r, ply, false, false) >= beta
                     {
                         return v;
                     }
@@ -383,6 +399,7 @@ impl Worker {
                 (depth - 1) / 2,
                 ply,
                 false,
+                cut_node,
             );
             self.stack[ply].excluded = Move::NULL;
             if self.aborted {
@@ -434,6 +451,11 @@ impl Worker {
                 continue;
             }
             let quiet_killer = m == killers[0] || m == killers[1];
+            let history = if capture {
+                0
+            } else {
+                self.hist.quiet(&self.pos, m)
+            };
             // SEE pruning: near the leaves, captures that lose much material are not tried.
             if !pv_node
                 && !in_check
@@ -451,21 +473,34 @@ impl Worker {
             );
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
-                -self.search(ctx, -beta, -alpha, new_depth, ply + 1, true)
+                -self.search(
+                    ctx,
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    true,
+                    !pv_node && !cut_node,
+                )
             } else {
                 let mut r = 0;
                 if depth >= 3 && !capture && !in_check && !gives_check {
                     r = i32::from(self.lmr[depth.min(63) as usize][searched.min(63)]);
                     r -= i32::from(pv_node) + i32::from(quiet_killer);
                     r += i32::from(!improving);
+                    // Expected cut nodes fail high on an early move or not at all.
+                    r += i32::from(cut_node);
+                    // Moves that have often refuted siblings are reduced less, failures more.
+                    r -= history / HISTORY_LMR_DIVISOR;
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.search(ctx, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                let mut s =
+                    -self.search(ctx, -alpha - 1, -alpha, new_depth - r, ply + 1, true, true);
                 if s > alpha && r > 0 {
-                    s = -self.search(ctx, -alpha - 1, -alpha, new_depth, ply + 1, true);
+                    s = -self.search(ctx, -alpha - 1, -alpha, new_depth, ply + 1, true, !cut_node);
                 }
                 if s > alpha && s < beta {
-                    s = -self.search(ctx, -beta, -alpha, new_depth, ply + 1, true);
+                    s = -self.search(ctx, -beta, -alpha, new_depth, ply + 1, true, false);
                 }
                 s
             };
