@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod control;
+mod correction;
 pub mod driver;
 mod history;
 mod picker;

@@ -11,6 +11,7 @@ use crate::tt::{TranspositionTable, TtBound, TtEntry};
 
 use super::MAX_PLY;
 use super::control::Control;
+use super::correction::Correction;
 use super::history::Histories;
 use super::picker::MovePicker;
 use super::score::{DECISIVE, INFINITE, NO_EVAL, from_tt, mate_in, mated_in, rule_value, to_tt};
@@ -96,6 +97,7 @@ pub struct Worker {
     pub(super) pos: Position,
     rules: SearchHistory,
     hist: Histories,
+    corr: Correction,
     stack: [Frame; MAX_PLY + 2],
     /// Evaluation sums of the position at each ply.
     evals: [EvalState; MAX_PLY + 2],
@@ -132,6 +134,7 @@ impl Worker {
             rules: SearchHistory::from_record(&start),
             pos: start.position().clone(),
             hist: Histories::new(),
+            corr: Correction::new(),
             stack: [frame; MAX_PLY + 2],
             evals: [EvalState::new(start.position()); MAX_PLY + 2],
             pv: [[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
@@ -211,6 +214,15 @@ impl Worker {
     #[inline(always)]
     fn evaluate(&self, ply: usize) -> i32 {
         self.evals[ply].value(&self.pos)
+    }
+
+    /// The static evaluation moved by what the search has learnt of its errors.
+    #[inline(always)]
+    fn corrected(&self, raw_eval: i32) -> i32 {
+        if raw_eval == NO_EVAL {
+            return NO_EVAL;
+        }
+        (raw_eval + self.corr.value(&self.pos)).clamp(-DECISIVE + 1, DECISIVE - 1)
     }
 
     /// Plays `m` (legal), keeping the repetition history in step. Returns whether it checks.
@@ -311,7 +323,7 @@ impl Worker {
             }
         }
 
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             NO_EVAL
         } else {
             match tte {
@@ -319,6 +331,7 @@ impl Worker {
                 _ => self.evaluate(ply),
             }
         };
+        let static_eval = self.corrected(raw_eval);
         // The table's score is a better guess than the static evaluation when its bound allows.
         let eval = match tte {
             Some(e) if !in_check => {
@@ -551,8 +564,17 @@ impl Worker {
             return best;
         }
         let bound = result_bound(best, beta, pv_node && !best_move.is_null());
+        // The static evaluation erred in a quiet position: learn by how much.
+        if !in_check
+            && (best_move.is_null() || !self.pos.is_capture(best_move))
+            && best.abs() < DECISIVE
+            && !(bound == TtBound::Lower && best <= static_eval)
+            && !(bound == TtBound::Upper && best >= static_eval)
+        {
+            self.corr.update(&self.pos, depth, best, static_eval);
+        }
         ctx.tt
-            .store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
+            .store(key, best_move, to_tt(best, ply), raw_eval, depth, bound);
         best
     }
 
@@ -590,16 +612,19 @@ impl Worker {
                 return s;
             }
         }
+        let raw_eval;
         let static_eval;
         let mut best;
         if in_check {
+            raw_eval = NO_EVAL;
             static_eval = NO_EVAL;
             best = -INFINITE;
         } else {
-            static_eval = match tte {
+            raw_eval = match tte {
                 Some(e) if e.eval != NO_EVAL => e.eval,
                 _ => self.evaluate(ply),
             };
+            static_eval = self.corrected(raw_eval);
             best = static_eval;
             if best >= beta {
                 return best;
@@ -649,7 +674,7 @@ impl Worker {
         }
         let bound = result_bound(best, beta, pv_node && !best_move.is_null());
         ctx.tt
-            .store(key, best_move, to_tt(best, ply), static_eval, 0, bound);
+            .store(key, best_move, to_tt(best, ply), raw_eval, 0, bound);
         best
     }
 }
