@@ -1,5 +1,6 @@
 //! Static exchange evaluation: the material balance of the capture sequence on one point when
-//! both sides always recapture with their least valuable attacker (pins ignored). Attackers are
+//! both sides always recapture with their least valuable attacker (pins ignored, but a king
+//! does not recapture into the enemy king's open file). Attackers are
 //! found anew after each capture, so cannon screens and x-rays appearing or vanishing count.
 
 use crate::board::{Bitboard, Color, Move, Piece, PieceType, Position, Square, bit};
@@ -225,6 +226,24 @@ impl<'a> Exchange<'a> {
         on_rank.chain(on_file).find(|&s| self.pos.piece_at(s) == p)
     }
 
+    /// Whether `c`'s king, moving from `from` onto the target, would face the enemy king on an
+    /// open file (the flying general): such a recapture is illegal.
+    #[inline(always)]
+    fn faces_king(&self, c: Color, from: Square) -> bool {
+        let enemy = self.pos.king_square(c.flip());
+        let (to, file) = (self.to, self.to.file());
+        if enemy.file() != file || self.occupied & bit(enemy) == 0 {
+            return false;
+        }
+        let mut on_file = self.file_bits;
+        if from.file() == file {
+            on_file &= !(1 << from.rank());
+        }
+        let (lo, hi) = (enemy.rank().min(to.rank()), enemy.rank().max(to.rank()));
+        let between = ((1u16 << hi) - 1) & !((2u16 << lo) - 1);
+        on_file & between == 0
+    }
+
     /// A standing piece of `c` and `kind` attacking the target, the first in a fixed order.
     #[inline(always)]
     fn attacker(&self, c: Color, kind: PieceType) -> Option<Square> {
@@ -241,7 +260,10 @@ impl<'a> Exchange<'a> {
                 self.first(bb & r.pawn[ci], from, &[])
             }
             PieceType::Advisor => self.first(bb & r.advisor[ci], &ADVISOR_FROM, &[]),
-            PieceType::King => self.first(bb & r.king[ci], &KING_FROM, &[]),
+            PieceType::King => {
+                let s = self.first(bb & r.king[ci], &KING_FROM, &[])?;
+                (!self.faces_king(c, s)).then_some(s)
+            }
             PieceType::Elephant => self.first(bb & r.elephant[ci], &ELEPHANT_FROM, &ELEPHANT_EYES),
             PieceType::Horse => self.first(bb & r.horse, &HORSE_FROM, &HORSE_LEGS),
             // Rooks: the first piece along a line; cannons: the piece after one screen.
@@ -378,6 +400,11 @@ mod tests {
         assert!(see0("4k4/9/9/r3r4/4P4/9/9/9/9/3K5 w - - 0 1", "e5e6"));
         // Rook takes a horse defended by a pawn, but a second rook backs it up: still loses.
         assert!(!see0("4k4/9/9/4p4/4n4/9/9/9/4R4/3KR4 w - - 0 1", "e1e5"));
+        // Rook takes an advisor that only the king guards, but the enemy king faces that
+        // point down an open file, so the king may not recapture (the flying general).
+        assert!(see0("3k5/9/9/9/9/9/9/3r5/9/3AK4 b - - 0 1", "d2d0"));
+        assert!(!see0("5k3/9/9/9/9/9/9/3r5/9/3AK4 b - - 0 1", "d2d0"));
+        assert!(!see0("3k5/9/9/9/3N5/9/9/3r5/9/3AK4 b - - 0 1", "d2d0"));
         assert!(see_ge(
             &Position::from_fen("4k4/9/9/9/4n4/9/9/9/4R4/3K5 w - - 0 1").unwrap(),
             Move::parse_coords("e1e5").unwrap(),
