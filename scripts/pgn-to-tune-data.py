@@ -12,30 +12,11 @@ error at the fitted K; compare two builds on the same file).
 """
 import argparse
 import re
-import subprocess
+
+from replay import Engine
 
 RESULTS = {"1-0": "1", "0-1": "0", "1/2-1/2": "0.5"}
 FIRST_PLY = 8
-
-
-class Engine:
-    def __init__(self, path):
-        self.proc = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-
-    def fen(self, start, moves):
-        self.proc.stdin.write(f"position fen {start} moves {' '.join(moves)}\nd\n")
-        self.proc.stdin.flush()
-        fen = None
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("engine closed its output")
-            if line.startswith("FEN: "):
-                fen = line[5:].strip()
-            elif line.startswith("Key:"):
-                return fen
 
 
 def occupied(fen, square):

@@ -11,23 +11,10 @@ each opening is played with both colours, so half the games test the defence.
 """
 import argparse
 import re
-import subprocess
+
+from replay import Engine
 
 LAST_PLIES = 100
-
-
-def fen_after(engine, start, moves):
-    engine.stdin.write(f"position fen {start} moves {' '.join(moves)}\nd\n")
-    engine.stdin.flush()
-    fen = None
-    while True:
-        line = engine.stdout.readline()
-        if not line:
-            raise RuntimeError("engine closed its output")
-        if line.startswith("FEN: "):
-            fen = line[5:].strip()
-        elif line.startswith("Key:"):
-            return fen
 
 
 def score(text):
@@ -49,9 +36,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("pgn", nargs="+")
     args = ap.parse_args()
-    engine = subprocess.Popen(
-        [args.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-    )
+    engine = Engine(args.engine)
     seen = set()
     with open(args.out, "w", encoding="utf-8") as out:
         for path in args.pgn:
@@ -79,7 +64,7 @@ def main():
                 if start is None:
                     continue
                 moves = [m.replace("-", "").lower() for m, _ in played[:start]]
-                fields = fen_after(engine, tags["FEN"], moves).split()
+                fields = engine.fen(tags["FEN"], moves).split()
                 if fields[0] in seen:
                     continue
                 seen.add(fields[0])
