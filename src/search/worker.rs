@@ -216,13 +216,19 @@ impl Worker {
         self.evals[ply].value(&self.pos)
     }
 
-    /// The static evaluation moved by what the search has learnt of its errors.
+    /// The static evaluation (the table's when it has one) and the same moved by what the
+    /// search has learnt of its errors; `NO_EVAL` for both in check.
     #[inline(always)]
-    fn corrected(&self, raw_eval: i32) -> i32 {
-        if raw_eval == NO_EVAL {
-            return NO_EVAL;
+    fn static_evals(&self, tte: Option<TtEntry>, in_check: bool, ply: usize) -> (i32, i32) {
+        if in_check {
+            return (NO_EVAL, NO_EVAL);
         }
-        (raw_eval + self.corr.value(&self.pos)).clamp(-DECISIVE + 1, DECISIVE - 1)
+        let raw = match tte {
+            Some(e) if e.eval != NO_EVAL => e.eval,
+            _ => self.evaluate(ply),
+        };
+        let corrected = (raw + self.corr.value(&self.pos)).clamp(-DECISIVE + 1, DECISIVE - 1);
+        (raw, corrected)
     }
 
     /// Plays `m` (legal), keeping the repetition history in step. Returns whether it checks.
@@ -323,15 +329,7 @@ impl Worker {
             }
         }
 
-        let raw_eval = if in_check {
-            NO_EVAL
-        } else {
-            match tte {
-                Some(e) if e.eval != NO_EVAL => e.eval,
-                _ => self.evaluate(ply),
-            }
-        };
-        let static_eval = self.corrected(raw_eval);
+        let (raw_eval, static_eval) = self.static_evals(tte, in_check, ply);
         // The table's score is a better guess than the static evaluation when its bound allows.
         let eval = match tte {
             Some(e) if !in_check => {
@@ -612,19 +610,11 @@ impl Worker {
                 return s;
             }
         }
-        let raw_eval;
-        let static_eval;
+        let (raw_eval, static_eval) = self.static_evals(tte, in_check, ply);
         let mut best;
         if in_check {
-            raw_eval = NO_EVAL;
-            static_eval = NO_EVAL;
             best = -INFINITE;
         } else {
-            raw_eval = match tte {
-                Some(e) if e.eval != NO_EVAL => e.eval,
-                _ => self.evaluate(ply),
-            };
-            static_eval = self.corrected(raw_eval);
             best = static_eval;
             if best >= beta {
                 return best;
