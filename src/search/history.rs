@@ -1,5 +1,6 @@
-//! What the search learns about quiet moves: killers per ply, butterfly history per side, and
-//! the counter-move that answered each previous move.
+//! What the search learns about quiet moves: killers per ply, butterfly history per side, the
+//! counter-move that answered each previous move, and continuation history (how a quiet move
+//! fared after each piece-to move one and two plies before it).
 
 use crate::board::{Move, Piece, Position, Square};
 
@@ -13,6 +14,41 @@ pub struct Histories {
     killers: [[Move; 2]; MAX_PLY + 1],
     /// Indexed by the piece that made the previous move and its destination.
     counters: [[Move; Square::COUNT]; Piece::CODES],
+    /// Rows of `CONT_ROW` entries, one per earlier (piece, destination), see [`cont_row`];
+    /// row 0 (no piece) stands for "no earlier move" and is never written.
+    continuation: Box<[i16]>,
+}
+
+/// Entries per continuation-history row: one per (piece, destination) of the quiet move.
+const CONT_ROW: usize = Piece::CODES * Square::COUNT;
+
+/// Quiet moves one and two plies back that index the continuation history.
+pub type ContRows = [usize; 2];
+
+/// What led to a node: the last move (whose counter-move is learnt) and the continuation
+/// rows of the last two.
+#[derive(Clone, Copy)]
+pub struct Before {
+    pub prev: Move,
+    pub rows: ContRows,
+}
+
+/// The continuation-history row of a move made by `piece` to `to` (0 for no move).
+#[inline(always)]
+pub fn cont_row(piece: Piece, to: Square) -> usize {
+    (piece.code() * Square::COUNT + to.index()) * CONT_ROW
+}
+
+#[inline(always)]
+fn cont_index(pos: &Position, m: Move) -> usize {
+    pos.piece_at(m.from()).code() * Square::COUNT + m.to().index()
+}
+
+/// Gravity update: values approach ±HISTORY_MAX more slowly the closer they are.
+#[inline(always)]
+fn update(h: &mut i16, bonus: i32) {
+    let v = i32::from(*h);
+    *h = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
 }
 
 impl Histories {
@@ -21,6 +57,7 @@ impl Histories {
             butterfly: [[[0; Square::COUNT]; Square::COUNT]; 2],
             killers: [[Move::NULL; 2]; MAX_PLY + 1],
             counters: [[Move::NULL; Square::COUNT]; Piece::CODES],
+            continuation: vec![0; CONT_ROW * CONT_ROW].into_boxed_slice(),
         }
     }
 
@@ -34,9 +71,13 @@ impl Histories {
         self.killers[ply]
     }
 
+    /// Butterfly plus continuation history of a quiet move played after the moves of `rows`.
     #[inline(always)]
-    pub fn quiet(&self, pos: &Position, m: Move) -> i32 {
+    pub fn quiet(&self, pos: &Position, m: Move, rows: ContRows) -> i32 {
+        let i = cont_index(pos, m);
         i32::from(self.butterfly[pos.side_to_move().index()][m.from().index()][m.to().index()])
+            + i32::from(self.continuation[rows[0] + i])
+            + i32::from(self.continuation[rows[1] + i])
     }
 
     /// The stored answer to `prev` (played before reaching `pos`).
@@ -53,7 +94,7 @@ impl Histories {
         &mut self,
         pos: &Position,
         ply: usize,
-        prev: Move,
+        before: Before,
         best: Move,
         tried: &[Move],
         depth: i32,
@@ -62,24 +103,82 @@ impl Histories {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = best;
         }
+        let Before { prev, rows } = before;
         if !prev.is_null() {
             self.counters[pos.piece_at(prev.to()).code()][prev.to().index()] = best;
         }
         let bonus = (300 * depth - 250).min(2_500);
+        self.credit(pos, rows, best, bonus);
+        for &m in tried {
+            self.credit(pos, rows, m, -bonus);
+        }
+    }
+
+    #[inline(always)]
+    fn credit(&mut self, pos: &Position, rows: ContRows, m: Move, bonus: i32) {
         let side = pos.side_to_move().index();
-        let update = |h: &mut i16, b: i32| {
-            let v = i32::from(*h);
-            *h = (v + b - v * b.abs() / HISTORY_MAX) as i16;
-        };
         update(
-            &mut self.butterfly[side][best.from().index()][best.to().index()],
+            &mut self.butterfly[side][m.from().index()][m.to().index()],
             bonus,
         );
-        for &m in tried {
-            update(
-                &mut self.butterfly[side][m.from().index()][m.to().index()],
-                -bonus,
-            );
+        let i = cont_index(pos, m);
+        for row in rows {
+            if row != 0 {
+                update(&mut self.continuation[row + i], bonus);
+            }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(s: &str) -> Move {
+        Move::parse_coords(s).unwrap()
+    }
+
+    #[test]
+    fn continuation_history_credits_a_move_only_after_the_moves_that_preceded_it() {
+        let pos = Position::startpos();
+        let mut hist = Histories::new();
+        // Rows of two earlier moves: a red cannon to e2, a red horse to c2.
+        let cannon = pos.piece_at(Square::parse("h2").unwrap());
+        let horse = pos.piece_at(Square::parse("b0").unwrap());
+        let after_cannon = cont_row(cannon, Square::parse("e2").unwrap());
+        let after_horse = cont_row(horse, Square::parse("c2").unwrap());
+        let (best, tried) = (mv("h0g2"), mv("a0a1"));
+        let before = Before {
+            prev: Move::NULL,
+            rows: [after_cannon, 0],
+        };
+        hist.reward(&pos, 3, before, best, &[tried], 6);
+
+        // The butterfly part is the same under any rows; the difference is continuation only.
+        let gain = hist.quiet(&pos, best, [after_cannon, 0]) - hist.quiet(&pos, best, [0, 0]);
+        assert!(gain > 0, "{gain}");
+        assert_eq!(
+            hist.quiet(&pos, best, [after_horse, 0]),
+            hist.quiet(&pos, best, [0, 0])
+        );
+        assert!(hist.quiet(&pos, tried, [after_cannon, 0]) < hist.quiet(&pos, tried, [0, 0]));
+        // The same earlier move counts two plies back as one ply back.
+        assert_eq!(
+            hist.quiet(&pos, best, [0, after_cannon]),
+            hist.quiet(&pos, best, [after_cannon, 0])
+        );
+    }
+
+    #[test]
+    fn no_earlier_move_leaves_continuation_history_untouched() {
+        let pos = Position::startpos();
+        let mut hist = Histories::new();
+        let before = Before {
+            prev: Move::NULL,
+            rows: [0, 0],
+        };
+        hist.reward(&pos, 1, before, mv("h0g2"), &[mv("a0a1")], 8);
+        assert!(hist.continuation.iter().all(|&v| v == 0));
+        assert!(hist.quiet(&pos, mv("h0g2"), [0, 0]) > 0);
     }
 }

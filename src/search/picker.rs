@@ -6,7 +6,7 @@ use crate::board::{Move, PieceType, Position};
 use crate::eval::piece_value;
 use crate::movegen::{GenKind, MoveList, generate::MAX_MOVES};
 
-use super::history::Histories;
+use super::history::{ContRows, Histories};
 use super::see::see_ge;
 
 /// Attacker order for MVV-LVA: cheap attackers first.
@@ -50,6 +50,8 @@ pub struct MovePicker {
     captures_only: bool,
     /// Killers then the counter-move: quiet moves tried before the other quiets.
     specials: [Move; 3],
+    /// The earlier moves whose continuation history orders the quiet moves.
+    cont_rows: ContRows,
     list: MoveList,
     scores: [i32; MAX_MOVES],
     next: usize,
@@ -65,7 +67,13 @@ pub struct MovePicker {
 impl MovePicker {
     /// `tt_move` must already be pseudo-legal here (or null). `captures_only` leaves out quiets.
     #[inline]
-    pub fn new(tt_move: Move, captures_only: bool, killers: [Move; 2], counter: Move) -> Self {
+    pub fn new(
+        tt_move: Move,
+        captures_only: bool,
+        killers: [Move; 2],
+        counter: Move,
+        cont_rows: ContRows,
+    ) -> Self {
         MovePicker {
             tt_move,
             stage: if tt_move.is_null() {
@@ -75,6 +83,7 @@ impl MovePicker {
             },
             captures_only,
             specials: [killers[0], killers[1], counter],
+            cont_rows,
             list: MoveList::new(),
             scores: [0; MAX_MOVES],
             next: 0,
@@ -188,7 +197,7 @@ impl MovePicker {
                     let start = self.captures_end;
                     for i in start..self.list.len() {
                         let tie = 127 - (i - start) as i32;
-                        self.scores[i] = hist.quiet(pos, self.list[i]) << 7 | tie;
+                        self.scores[i] = hist.quiet(pos, self.list[i], self.cont_rows) << 7 | tie;
                     }
                     self.stage = Stage::Quiets;
                 }

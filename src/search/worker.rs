@@ -12,7 +12,7 @@ use crate::tt::{TranspositionTable, TtBound, TtEntry};
 use super::MAX_PLY;
 use super::control::Control;
 use super::correction::Correction;
-use super::history::Histories;
+use super::history::{Before, ContRows, Histories, cont_row};
 use super::picker::MovePicker;
 use super::score::{DECISIVE, INFINITE, NO_EVAL, from_tt, mate_in, mated_in, rule_value, to_tt};
 use super::see::see_ge;
@@ -26,7 +26,7 @@ const SINGULAR_DEPTH: i32 = 8;
 const SEE_PRUNE_DEPTH: i32 = 6;
 const SEE_CAPTURE_MARGIN: i32 = 120;
 /// One ply less (or more) reduction per this much quiet-move history.
-const HISTORY_LMR_DIVISOR: i32 = 6_000;
+const HISTORY_LMR_DIVISOR: i32 = 8_000;
 /// Reverse futility margin per ply of depth.
 const RFP_MARGIN: i32 = 90;
 /// Quiet-move futility: margin at depth 0 and per ply.
@@ -90,6 +90,8 @@ struct Frame {
     mv: Move,
     /// Move left out by a singular-extension search of this node (null otherwise).
     excluded: Move,
+    /// Continuation-history row of `mv` (0 for a null move).
+    cont_row: usize,
 }
 
 pub struct Worker {
@@ -127,6 +129,7 @@ impl Worker {
             in_check: false,
             mv: Move::NULL,
             excluded: Move::NULL,
+            cont_row: 0,
         };
         let start = GameRecord::new(Position::startpos());
         Box::new(Worker {
@@ -241,6 +244,7 @@ impl Worker {
         let check = may_check && self.pos.in_check();
         self.rules.push(&self.pos, m, undo, check);
         self.stack[ply].mv = m;
+        self.stack[ply].cont_row = cont_row(self.pos.piece_at(m.to()), m.to());
         self.stack[ply + 1].in_check = check;
         (undo, check)
     }
@@ -249,6 +253,19 @@ impl Worker {
     pub(super) fn unmake(&mut self, m: Move, undo: Undo) {
         self.rules.pop();
         self.pos.undo_move(m, undo);
+    }
+
+    /// The continuation-history rows of the moves one and two plies before `ply`.
+    #[inline(always)]
+    fn cont_rows(&self, ply: usize) -> ContRows {
+        let back = |n: usize| {
+            if ply >= n {
+                self.stack[ply - n].cont_row
+            } else {
+                0
+            }
+        };
+        [back(1), back(2)]
     }
 
     #[inline(always)]
@@ -358,6 +375,7 @@ impl Worker {
                 // Recorded so that no repetition is looked for across the pass.
                 self.rules.push(&self.pos, Move::NULL, undo, false);
                 self.stack[ply].mv = Move::NULL;
+                self.stack[ply].cont_row = 0;
                 self.stack[ply + 1].in_check = false;
                 self.evals[ply + 1] = self.evals[ply];
                 let v = -self.search(
@@ -430,7 +448,8 @@ impl Worker {
         };
         let killers = self.hist.killers(ply);
         let counter = self.hist.counter(&self.pos, prev);
-        let mut picker = MovePicker::new(tt_move, false, killers, counter);
+        let cont_rows = self.cont_rows(ply);
+        let mut picker = MovePicker::new(tt_move, false, killers, counter, cont_rows);
         let mut best = -INFINITE;
         let mut best_move = Move::NULL;
         let mut searched = 0usize;
@@ -465,7 +484,7 @@ impl Worker {
             let history = if capture {
                 0
             } else {
-                self.hist.quiet(&self.pos, m)
+                self.hist.quiet(&self.pos, m, cont_rows)
             };
             // SEE pruning: near the leaves, captures that lose much material are not tried.
             if !pv_node
@@ -530,7 +549,10 @@ impl Worker {
                             self.hist.reward(
                                 &self.pos,
                                 ply,
-                                prev,
+                                Before {
+                                    prev,
+                                    rows: cont_rows,
+                                },
                                 m,
                                 &quiets[..quiet_count],
                                 depth,
@@ -626,7 +648,8 @@ impl Worker {
         } else {
             [Move::NULL; 2]
         };
-        let mut picker = MovePicker::new(tt_move, !in_check, killers, Move::NULL);
+        let cont_rows = self.cont_rows(ply);
+        let mut picker = MovePicker::new(tt_move, !in_check, killers, Move::NULL, cont_rows);
         let mut best_move = Move::NULL;
         let mut any_legal = false;
         while let Some(m) = picker.next(&self.pos, &self.hist) {
