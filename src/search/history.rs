@@ -33,15 +33,21 @@ pub struct Before {
     pub rows: ContRows,
 }
 
+/// Index of a (piece, destination) pair: a row number, and an entry within a row.
+#[inline(always)]
+fn piece_to(piece: Piece, to: Square) -> usize {
+    piece.code() * Square::COUNT + to.index()
+}
+
 /// The continuation-history row of a move made by `piece` to `to` (0 for no move).
 #[inline(always)]
 pub fn cont_row(piece: Piece, to: Square) -> usize {
-    (piece.code() * Square::COUNT + to.index()) * CONT_ROW
+    piece_to(piece, to) * CONT_ROW
 }
 
 #[inline(always)]
 fn cont_index(pos: &Position, m: Move) -> usize {
-    pos.piece_at(m.from()).code() * Square::COUNT + m.to().index()
+    piece_to(pos.piece_at(m.from()), m.to())
 }
 
 /// Gravity update: values approach ±HISTORY_MAX more slowly the closer they are.
