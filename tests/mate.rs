@@ -1,5 +1,7 @@
 //! Mate-in-N positions (tests/data/mate.epd, `FEN; mate N`): first proved to be forced mates
-//! by a small checks-only solver here, then solved by the engine through UCI.
+//! by a small checks-only solver here, then solved by the engine through UCI. Quiet mates
+//! (tests/data/quiet-mate.epd, positions from chuhan's match games): mates in 2 that need a move
+//! without check, proved by the same solver searching every move.
 
 mod common;
 
@@ -16,26 +18,22 @@ fn positions() -> Vec<(String, u32)> {
         .collect()
 }
 
-/// The side to move mates in at most `n` moves, checking at every move (a proof, not a search
-/// for the shortest mate).
-fn mates_with_checks(pos: &mut Position, n: u32) -> bool {
+/// The side to move mates in at most `n` moves (a proof, not a search for the shortest mate):
+/// with every move, or only with checks at every move. No legal move is a loss, so a quiet
+/// move that leaves the opponent nothing also mates.
+fn mates(pos: &mut Position, n: u32, checks_only: bool) -> bool {
     n > 0
         && pos.legal_moves().iter().any(|&m| {
-            if !pos.gives_check(m) {
+            if checks_only && !pos.gives_check(m) {
                 return false;
             }
             let undo = pos.do_move(m);
-            let replies = pos.legal_moves();
-            let mated = if replies.is_empty() {
-                pos.in_check()
-            } else {
-                replies.iter().all(|&r| {
-                    let u = pos.do_move(r);
-                    let ok = mates_with_checks(pos, n - 1);
-                    pos.undo_move(r, u);
-                    ok
-                })
-            };
+            let mated = pos.legal_moves().iter().all(|&r| {
+                let u = pos.do_move(r);
+                let ok = mates(pos, n - 1, checks_only);
+                pos.undo_move(r, u);
+                ok
+            });
             pos.undo_move(m, undo);
             mated
         })
@@ -50,10 +48,10 @@ fn test_positions_are_forced_mates() {
     }
     for (fen, n) in &all {
         let mut pos = Position::from_fen(fen).unwrap();
-        assert!(mates_with_checks(&mut pos, *n), "{fen} is not mate in {n}");
+        assert!(mates(&mut pos, *n, true), "{fen} is not mate in {n}");
         if *n > 1 {
             assert!(
-                !mates_with_checks(&mut pos, n - 1),
+                !mates(&mut pos, n - 1, true),
                 "{fen} mates sooner by checks"
             );
         }
@@ -72,15 +70,65 @@ fn engine_finds_every_mate() {
         let best = lines.last().unwrap();
         let pos = Position::from_fen(&fen).unwrap();
         assert!(pos.parse_move(best_of(best)).is_ok(), "{fen}: {best}");
-        let mate = lines
-            .iter()
-            .rev()
-            .find(|l| l.contains(" score "))
-            .and_then(|l| l.split(" score mate ").nth(1))
-            .and_then(|s| s.split_whitespace().next())
-            .and_then(|k| k.parse::<i32>().ok());
+        let mate = reported_mate(&lines);
         if !matches!(mate, Some(k) if k >= 1 && k <= n as i32) {
             failures.push(format!("{fen}: mate in {n}, engine said {mate:?}, {best}"));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+fn quiet_mates() -> Vec<String> {
+    include_str!("data/quiet-mate.epd")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The mate length of the last scored `info` line, if it is a mate score.
+fn reported_mate(lines: &[String]) -> Option<i32> {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" score "))
+        .and_then(|l| l.split(" score mate ").nth(1))
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|k| k.parse().ok())
+}
+
+#[test]
+fn quiet_mates_are_mates_in_two_that_need_a_quiet_move() {
+    let all = quiet_mates();
+    assert!(all.len() >= 50);
+    for fen in &all {
+        let mut pos = Position::from_fen(fen).unwrap();
+        assert!(mates(&mut pos, 2, false), "{fen} is not mate in 2");
+        assert!(!mates(&mut pos, 1, false), "{fen} is mate in 1");
+        assert!(!mates(&mut pos, 2, true), "{fen} mates in 2 by checks");
+    }
+}
+
+/// Pruning may hide a quiet mate from a shallow search, but a mate the search does report is
+/// the shortest (no static guess stands in for "not mated" against a mate score), and a
+/// deep enough search finds them all.
+#[test]
+fn engine_reports_the_shortest_quiet_mate() {
+    let mut e = Engine::with_handshake("uci");
+    let mut failures = Vec::new();
+    for fen in quiet_mates() {
+        for depth in [6, 8, 10, 12] {
+            e.send("ucinewgame");
+            e.send(&format!("position fen {fen}"));
+            e.send(&format!("go depth {depth}"));
+            let lines = e.until(is_bestmove, PROMPT);
+            let mate = reported_mate(&lines);
+            let wrong = match mate {
+                Some(k) => k != 2,
+                None => depth == 12,
+            };
+            if wrong {
+                failures.push(format!("{fen}: depth {depth}, engine said mate {mate:?}"));
+            }
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");

@@ -363,7 +363,9 @@ impl Worker {
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
 
-        if !pv_node && !in_check && excluded.is_null() && eval.abs() < DECISIVE {
+        // Not when beta is a mated score: a static guess must not stand in for "not mated".
+        if !pv_node && !in_check && excluded.is_null() && eval.abs() < DECISIVE && beta > -DECISIVE
+        {
             // Reverse futility: far enough above beta that a quiet move will not drop below it.
             if depth <= 7 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta {
                 return eval;
