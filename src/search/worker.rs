@@ -27,6 +27,9 @@ const SEE_PRUNE_DEPTH: i32 = 6;
 const SEE_CAPTURE_MARGIN: i32 = 120;
 /// One ply less (or more) reduction per this much quiet-move history.
 const HISTORY_LMR_DIVISOR: i32 = 8_000;
+/// Quiet moves whose history is below minus this per ply are not tried near the leaves.
+const HISTORY_PRUNE_DEPTH: i32 = 4;
+const HISTORY_PRUNE_PER_PLY: i32 = 3_000;
 /// Reverse futility margin per ply of depth.
 const RFP_MARGIN: i32 = 90;
 /// Quiet-move futility: margin at depth 0 and per ply.
@@ -488,6 +491,19 @@ impl Worker {
             } else {
                 self.hist.quiet(&self.pos, m, cont_rows)
             };
+            // History pruning: near the leaves, quiet moves that have failed again and again
+            // in this context are not tried (checks and killers excepted).
+            if prune_quiets
+                && !capture
+                && searched > 0
+                && best > -DECISIVE
+                && !quiet_killer
+                && depth <= HISTORY_PRUNE_DEPTH
+                && history < -HISTORY_PRUNE_PER_PLY * depth
+                && !self.pos.gives_check(m)
+            {
+                continue;
+            }
             // SEE pruning: near the leaves, captures that lose much material are not tried.
             if !pv_node
                 && !in_check
