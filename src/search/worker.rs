@@ -466,10 +466,11 @@ impl Worker {
         // test holds it holds for the rest of the node (searched, best and alpha only grow).
         let prune_quiets = !pv_node && !in_check && depth <= 6;
         let futility = static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth;
+        // Quiet moves may be pruned here once one move is searched and no mate is being fended off.
+        let may_prune_quiets =
+            |searched: usize, best: i32| prune_quiets && searched > 0 && best > -DECISIVE;
         let quiets_pruned = |searched: usize, best: i32, alpha: i32| {
-            prune_quiets
-                && searched > 0
-                && best > -DECISIVE
+            may_prune_quiets(searched, best)
                 && ((depth <= 5 && searched >= lmp_limit) || futility <= alpha)
         };
         while let Some(m) = picker.next(&self.pos, &self.hist) {
@@ -482,9 +483,6 @@ impl Worker {
             if !capture && quiets_pruned(searched, best, alpha) && !self.pos.gives_check(m) {
                 continue;
             }
-            if !self.pos.is_legal_pseudo(m, in_check) {
-                continue;
-            }
             let quiet_killer = m == killers[0] || m == killers[1];
             let history = if capture {
                 0
@@ -492,16 +490,18 @@ impl Worker {
                 self.hist.quiet(&self.pos, m, cont_rows)
             };
             // History pruning: near the leaves, quiet moves that have failed again and again
-            // in this context are not tried (checks and killers excepted).
-            if prune_quiets
-                && !capture
-                && searched > 0
-                && best > -DECISIVE
+            // in this context are not tried (checks and killers excepted). Decided before the
+            // legality test, like the pruning above.
+            if !capture
+                && may_prune_quiets(searched, best)
                 && !quiet_killer
                 && depth <= HISTORY_PRUNE_DEPTH
                 && history < -HISTORY_PRUNE_PER_PLY * depth
                 && !self.pos.gives_check(m)
             {
+                continue;
+            }
+            if !self.pos.is_legal_pseudo(m, in_check) {
                 continue;
             }
             // SEE pruning: near the leaves, captures that lose much material are not tried.
