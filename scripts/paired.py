@@ -2,6 +2,8 @@
 """Game-by-game comparison of two builds' matches against the same opponent.
 
     scripts/paired.py OLD.pgn NEW.pgn [--engine NAME]
+    scripts/paired.py --record RUN.pgn            # the run's results as a W/D/L line
+    scripts/paired.py OLD.txt NEW.pgn             # OLD as such a line (STRENGTH.md keeps them)
 
 Both PGN files come from `chuhan match` runs with the same --openings and --seed, so game n
 starts from the same position with the engine on the same side in both. Prints the number of
@@ -10,6 +12,10 @@ score difference NEW - OLD with its 95% interval. Pairing removes most of the op
 of the variance, so a difference shows in fewer games than two separate Elo figures need.
 It does not remove the luck of OLD's own games: play OLD afresh beside NEW rather than reuse
 an old file for every candidate (STRENGTH.md, the standing replayed against itself).
+
+A results line (W, D, L for the engine's win, draw, loss, game by game; other characters and
+lines starting with # are ignored) pairs by game number alone: the FEN and colour check needs
+the PGN.
 """
 import argparse
 import math
@@ -35,14 +41,39 @@ def games(path, engine):
     return out
 
 
+LETTERS = {1.0: "W", 0.5: "D", 0.0: "L"}
+
+
+def results_line(path):
+    """(None, None, points) per game from a W/D/L results file: pairs by game number only."""
+    points = {"W": 1.0, "D": 0.5, "L": 0.0}
+    text = open(path, encoding="utf-8").read()
+    line = "".join(t for t in text.splitlines() if not t.startswith("#"))
+    return [(None, None, points[c]) for c in line if c in points]
+
+
+def load(path, engine):
+    return games(path, engine) if path.endswith(".pgn") else results_line(path)
+
+
+def same_game(a, b):
+    return a[0] is None or b[0] is None or a[:2] == b[:2]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("old")
-    ap.add_argument("new")
+    ap.add_argument("old", nargs="?")
+    ap.add_argument("new", nargs="?")
     ap.add_argument("--engine", default="chuhan", help="the engine's name in both files")
+    ap.add_argument("--record", metavar="PGN", help="print this run's results as a W/D/L line")
     args = ap.parse_args()
-    old, new = games(args.old, args.engine), games(args.new, args.engine)
-    pairs = [(a[2], b[2]) for a, b in zip(old, new) if a[:2] == b[:2]]
+    if args.record:
+        print("".join(LETTERS[p] for _, _, p in games(args.record, args.engine)))
+        return
+    if not (args.old and args.new):
+        ap.error("OLD and NEW are needed unless --record is given")
+    old, new = load(args.old, args.engine), load(args.new, args.engine)
+    pairs = [(a[2], b[2]) for a, b in zip(old, new) if same_game(a, b)]
     if len(pairs) < 2:
         sys.exit("fewer than two games pair up: were both runs made with the same seed?")
     diffs = [b - a for a, b in pairs]
