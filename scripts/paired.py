@@ -48,7 +48,7 @@ def results_line(path):
     """(None, None, points) per game from a W/D/L results file: pairs by game number only."""
     points = {"W": 1.0, "D": 0.5, "L": 0.0}
     text = open(path, encoding="utf-8").read()
-    line = "".join(t for t in text.splitlines() if not t.startswith("#"))
+    line = "".join(t for t in text.splitlines() if not t.strip().startswith("#"))
     return [(None, None, points[c]) for c in line if c in points]
 
 
