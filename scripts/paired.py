@@ -42,14 +42,14 @@ def games(path, engine):
 
 
 LETTERS = {1.0: "W", 0.5: "D", 0.0: "L"}
+POINTS = {letter: points for points, letter in LETTERS.items()}
 
 
 def results_line(path):
     """(None, None, points) per game from a W/D/L results file: pairs by game number only."""
-    points = {"W": 1.0, "D": 0.5, "L": 0.0}
     text = open(path, encoding="utf-8").read()
     line = "".join(t for t in text.splitlines() if not t.strip().startswith("#"))
-    return [(None, None, points[c]) for c in line if c in points]
+    return [(None, None, POINTS[c]) for c in line if c in POINTS]
 
 
 def load(path, engine):
