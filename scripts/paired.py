@@ -5,17 +5,18 @@
     scripts/paired.py --record RUN.pgn            # the run's results as a W/D/L line
     scripts/paired.py OLD.txt NEW.pgn             # OLD as such a line (STRENGTH.md keeps them)
 
-Both PGN files come from `chuhan match` runs with the same --openings and --seed, so game n
-starts from the same position with the engine on the same side in both. Prints the number of
-games that pair up (same FEN and colour), each build's points on them, and the mean per-game
-score difference NEW - OLD with its 95% interval. Pairing removes most of the openings' share
+Both PGN files come from `chuhan match` runs with the same --openings and --seed, so round n
+starts from the same position with the engine on the same side in both (games pair by their
+Round tag, so a run with --concurrency, which writes games as they finish, pairs as well).
+Prints the number of games that pair up (same FEN and colour), each build's points on them, and
+the mean per-game score difference NEW - OLD with its 95% interval. Pairing removes most of the openings' share
 of the variance, so a difference shows in fewer games than two separate Elo figures need.
 It does not remove the luck of OLD's own games: play OLD afresh beside NEW rather than reuse
 an old file for every candidate (STRENGTH.md, the standing replayed against itself).
 
 A results line (W, D, L for the engine's win, draw, loss, game by game; other characters and
-lines starting with # are ignored) pairs by game number alone: the FEN and colour check needs
-the PGN.
+lines starting with # are ignored; --record writes - for a round missing from the file) pairs
+by game number alone: the FEN and colour check needs the PGN.
 """
 import argparse
 import math
@@ -26,8 +27,9 @@ RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
 def games(path, engine):
-    """(start FEN, engine plays Red, engine's points) for each game of the file, in order."""
-    out = []
+    """Round number -> (start FEN, engine plays Red, engine's points) for each game of the file
+    (a match with --concurrency writes games as they finish, so the round says which is which)."""
+    out = {}
     text = open(path, encoding="utf-8").read()
     for game in re.split(r"\n(?=\[Game )", text):
         tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', game))
@@ -37,7 +39,8 @@ def games(path, engine):
         if not red and tags.get("Black") != engine:
             sys.exit(f"{path}: game without {engine!r} (Red {tags.get('Red')!r})")
         points = RESULTS[tags["Result"]]
-        out.append((tags.get("FEN", "startpos"), red, points if red else 1.0 - points))
+        round_no = int(tags["Round"]) if tags.get("Round", "").isdigit() else len(out) + 1
+        out[round_no] = (tags.get("FEN", "startpos"), red, points if red else 1.0 - points)
     return out
 
 
@@ -46,10 +49,11 @@ POINTS = {letter: points for points, letter in LETTERS.items()}
 
 
 def results_line(path):
-    """(None, None, points) per game from a W/D/L results file: pairs by game number only."""
+    """Game number -> (None, None, points) from a W/D/L results file: pairs by number only."""
     text = open(path, encoding="utf-8").read()
     line = "".join(t for t in text.splitlines() if not t.strip().startswith("#"))
-    return [(None, None, POINTS[c]) for c in line if c in POINTS]
+    letters = [c for c in line if c in POINTS]
+    return {n: (None, None, POINTS[c]) for n, c in enumerate(letters, 1)}
 
 
 def load(path, engine):
@@ -68,12 +72,14 @@ def main():
     ap.add_argument("--record", metavar="PGN", help="print this run's results as a W/D/L line")
     args = ap.parse_args()
     if args.record:
-        print("".join(LETTERS[p] for _, _, p in games(args.record, args.engine)))
+        run = games(args.record, args.engine)
+        print("".join(LETTERS[run[n][2]] if n in run else "-" for n in range(1, max(run) + 1)))
         return
     if not (args.old and args.new):
         ap.error("OLD and NEW are needed unless --record is given")
     old, new = load(args.old, args.engine), load(args.new, args.engine)
-    pairs = [(a[2], b[2]) for a, b in zip(old, new) if same_game(a, b)]
+    both = sorted(old.keys() & new.keys())
+    pairs = [(old[n][2], new[n][2]) for n in both if same_game(old[n], new[n])]
     if len(pairs) < 2:
         sys.exit("fewer than two games pair up: were both runs made with the same seed?")
     diffs = [b - a for a, b in pairs]
