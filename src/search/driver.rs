@@ -158,7 +158,7 @@ pub fn run(
         move_limit: setup.move_limit,
     };
     for w in workers.iter_mut() {
-        w.prepare(&setup.game);
+        w.prepare(&setup.game, setup.move_limit);
     }
     let (main, helpers) = workers
         .split_first_mut()

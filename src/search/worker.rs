@@ -117,6 +117,9 @@ pub struct Worker {
     /// Whether this search may be aborted yet (the main thread first completes depth 1).
     pub(super) abortable: bool,
     pub(super) root_depth: i32,
+    /// Plies without capture at which the evaluation has faded to nothing (twice the move
+    /// limit), 0 when the game has no move limit.
+    fade_plies: i32,
 }
 
 impl Worker {
@@ -152,11 +155,14 @@ impl Worker {
             aborted: false,
             abortable: true,
             root_depth: 0,
+            fade_plies: 0,
         })
     }
 
-    /// Ready to search the current position of `game`.
-    pub fn prepare(&mut self, game: &GameRecord) {
+    /// Ready to search the current position of `game`, played to a draw after `move_limit`
+    /// plies without capture (0 = none).
+    pub fn prepare(&mut self, game: &GameRecord, move_limit: u32) {
+        self.fade_plies = 2 * move_limit.min(u32::from(u16::MAX)) as i32;
         self.pos = game.position().clone();
         self.rules = SearchHistory::from_record(game);
         self.hist.new_search();
@@ -217,9 +223,16 @@ impl Worker {
             && !self.pos.has_attacking_material(Color::Black)
     }
 
+    /// The static evaluation, faded as the plies without capture near the move limit: a lead
+    /// that makes no progress is worth less than one that does.
     #[inline(always)]
     fn evaluate(&self, ply: usize) -> i32 {
-        self.evals[ply].value(&self.pos)
+        let v = self.evals[ply].value(&self.pos);
+        if self.fade_plies == 0 {
+            return v;
+        }
+        let left = (self.fade_plies - i32::from(self.pos.halfmove_clock())).max(0);
+        v * left / self.fade_plies
     }
 
     /// The static evaluation (the table's when it has one) and the same moved by what the
