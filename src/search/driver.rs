@@ -478,4 +478,56 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
+
+    /// The score of a depth-`depth` search of `fen` under `move_limit`.
+    fn searched_score(fen: &str, depth: u32, move_limit: u32) -> Score {
+        let setup = SearchSetup {
+            game: GameRecord::new(Position::from_fen(fen).unwrap()),
+            limits: Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            banmoves: Vec::new(),
+            multipv: 1,
+            move_overhead_ms: 0,
+            move_limit,
+            start: Instant::now(),
+        };
+        let reports = Collect(Mutex::new(Vec::new()));
+        let tt = TranspositionTable::new(1);
+        run(
+            &mut [Worker::new(0)],
+            &setup,
+            &tt,
+            &Control::default(),
+            &reports,
+        );
+        let reports = reports.0.into_inner().unwrap();
+        reports
+            .iter()
+            .rev()
+            .find_map(|r| match r {
+                Report::Info(i) => Some(i.score),
+                _ => None,
+            })
+            .unwrap()
+    }
+
+    /// A lead that has gone long without a capture is worth less as the move limit nears, and
+    /// only when there is a move limit.
+    #[test]
+    fn a_lead_fades_as_the_move_limit_nears() {
+        let rook_up = |clock: u32| format!("3ak4/4a4/9/9/9/9/9/9/R8/3K5 w - - {clock} 1");
+        let cp = |s: Score| match s {
+            Score::Cp(v) => v,
+            other => panic!("{other:?}"),
+        };
+        let fresh = cp(searched_score(&rook_up(0), 3, 100));
+        let late = cp(searched_score(&rook_up(80), 3, 100));
+        assert!(fresh > 300, "{fresh}");
+        assert!(late < fresh * 7 / 10, "{late} against {fresh}");
+        assert!(late > 0, "{late}");
+        let unlimited = |clock| cp(searched_score(&rook_up(clock), 3, 0));
+        assert_eq!(unlimited(0), unlimited(80));
+    }
 }
