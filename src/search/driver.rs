@@ -418,6 +418,22 @@ mod tests {
 
     struct Collect(Mutex<Vec<Report>>);
 
+    /// A single-line search of `pos` to `depth` under `move_limit`.
+    fn depth_setup(pos: Position, depth: u32, move_limit: u32) -> SearchSetup {
+        SearchSetup {
+            game: GameRecord::new(pos),
+            limits: Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            banmoves: Vec::new(),
+            multipv: 1,
+            move_overhead_ms: 0,
+            move_limit,
+            start: Instant::now(),
+        }
+    }
+
     impl Reporter for Collect {
         fn report(&self, r: Report) {
             self.0.lock().unwrap().push(r);
@@ -443,18 +459,7 @@ mod tests {
         for (i, &k) in keys.iter().enumerate() {
             tt.store(k, junk[i % junk.len()], 0, 0, 20, TtBound::Lower);
         }
-        let setup = SearchSetup {
-            game: GameRecord::new(pos.clone()),
-            limits: Limits {
-                depth: Some(4),
-                ..Limits::default()
-            },
-            banmoves: Vec::new(),
-            multipv: 1,
-            move_overhead_ms: 0,
-            move_limit: 120,
-            start: Instant::now(),
-        };
+        let setup = depth_setup(pos.clone(), 4, 120);
         let reports = Collect(Mutex::new(Vec::new()));
         run(
             &mut [Worker::new(0)],
@@ -481,18 +486,7 @@ mod tests {
 
     /// The score of a depth-`depth` search of `fen` under `move_limit`.
     fn searched_score(fen: &str, depth: u32, move_limit: u32) -> Score {
-        let setup = SearchSetup {
-            game: GameRecord::new(Position::from_fen(fen).unwrap()),
-            limits: Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-            banmoves: Vec::new(),
-            multipv: 1,
-            move_overhead_ms: 0,
-            move_limit,
-            start: Instant::now(),
-        };
+        let setup = depth_setup(Position::from_fen(fen).unwrap(), depth, move_limit);
         let reports = Collect(Mutex::new(Vec::new()));
         let tt = TranspositionTable::new(1);
         run(
