@@ -9,8 +9,9 @@ Both PGN files come from `chuhan match` runs with the same --openings and --seed
 starts from the same position with the engine on the same side in both (games pair by their
 Round tag, so a run with --concurrency, which writes games as they finish, pairs as well).
 Prints the number of games that pair up (same FEN and colour), each build's points on them, and
-the mean per-game score difference NEW - OLD with its 95% interval. Pairing removes most of the openings' share
-of the variance, so a difference shows in fewer games than two separate Elo figures need.
+the mean per-game score difference NEW - OLD with its 95% interval. Pairing removes most of the
+openings' share of the variance, so a difference shows in fewer games than two separate Elo
+figures need.
 It does not remove the luck of OLD's own games: play OLD afresh beside NEW rather than reuse
 an old file for every candidate (STRENGTH.md, the standing replayed against itself).
 

@@ -418,9 +418,14 @@ mod tests {
 
     struct Collect(Mutex<Vec<Report>>);
 
-    /// A single-line search of `pos` to `depth` under `move_limit`.
-    fn depth_setup(pos: Position, depth: u32, move_limit: u32) -> SearchSetup {
-        SearchSetup {
+    /// The reports of a one-thread, single-line search of `pos` to `depth` under `move_limit`.
+    fn depth_search(
+        pos: Position,
+        depth: u32,
+        move_limit: u32,
+        tt: &TranspositionTable,
+    ) -> Vec<Report> {
+        let setup = SearchSetup {
             game: GameRecord::new(pos),
             limits: Limits {
                 depth: Some(depth),
@@ -431,7 +436,16 @@ mod tests {
             move_overhead_ms: 0,
             move_limit,
             start: Instant::now(),
-        }
+        };
+        let reports = Collect(Mutex::new(Vec::new()));
+        run(
+            &mut [Worker::new(0)],
+            &setup,
+            tt,
+            &Control::default(),
+            &reports,
+        );
+        reports.0.into_inner().unwrap()
     }
 
     impl Reporter for Collect {
@@ -459,16 +473,7 @@ mod tests {
         for (i, &k) in keys.iter().enumerate() {
             tt.store(k, junk[i % junk.len()], 0, 0, 20, TtBound::Lower);
         }
-        let setup = depth_setup(pos.clone(), 4, 120);
-        let reports = Collect(Mutex::new(Vec::new()));
-        run(
-            &mut [Worker::new(0)],
-            &setup,
-            &tt,
-            &Control::default(),
-            &reports,
-        );
-        let reports = reports.0.into_inner().unwrap();
+        let reports = depth_search(pos.clone(), 4, 120, &tt);
         for r in &reports {
             if let Report::Info(i) = r {
                 let mut p = pos.clone();
@@ -486,18 +491,9 @@ mod tests {
 
     /// The score of a depth-`depth` search of `fen` under `move_limit`.
     fn searched_score(fen: &str, depth: u32, move_limit: u32) -> Score {
-        let setup = depth_setup(Position::from_fen(fen).unwrap(), depth, move_limit);
-        let reports = Collect(Mutex::new(Vec::new()));
         let tt = TranspositionTable::new(1);
-        run(
-            &mut [Worker::new(0)],
-            &setup,
-            &tt,
-            &Control::default(),
-            &reports,
-        );
-        let reports = reports.0.into_inner().unwrap();
-        reports
+        let pos = Position::from_fen(fen).unwrap();
+        depth_search(pos, depth, move_limit, &tt)
             .iter()
             .rev()
             .find_map(|r| match r {
