@@ -1,7 +1,8 @@
 //! End-to-end tests of `chuhan match` against the scriptable fake engine
 //! (tests/support/fake_engine.rs): refereeing, misbehaviour, adjudication, SPRT, PGN, the CLI.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use assert_cmd::Command;
@@ -13,7 +14,30 @@ use chuhan::tools::matches::{
     run_match,
 };
 
-const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
+/// The fake engine's path. `cargo test` builds examples beside the binaries; a run filtered to
+/// this test target does not, so then it is built here, in the same profile.
+fn fake_engine() -> &'static str {
+    static PATH: OnceLock<String> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let bins = Path::new(SELF_MATCH_ENGINE).parent().expect("target dir");
+        let path = bins
+            .join("examples")
+            .join(format!("fake-engine{}", std::env::consts::EXE_SUFFIX));
+        if !path.exists() {
+            let profile = match bins.file_name().and_then(|n| n.to_str()) {
+                Some("debug") | None => "dev",
+                Some(p) => p,
+            };
+            let status = std::process::Command::new(env!("CARGO"))
+                .args(["build", "--example", "fake-engine", "--profile", profile])
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .status()
+                .expect("run cargo");
+            assert!(status.success(), "building the fake engine failed");
+        }
+        path.to_str().expect("UTF-8 path").to_string()
+    })
+}
 /// The engine of the self-match: chuhan itself.
 const SELF_MATCH_ENGINE: &str = env!("CARGO_BIN_EXE_chuhan");
 
@@ -26,7 +50,7 @@ fn engine(cmd: &str, name: &str, args: &[&str]) -> EngineSpec {
 }
 
 fn fake(name: &str, args: &[&str]) -> EngineSpec {
-    engine(FAKE, name, args)
+    engine(fake_engine(), name, args)
 }
 
 fn config(engines: Vec<EngineSpec>, games: u32, limit: Limit) -> MatchConfig {
@@ -149,7 +173,7 @@ fn round_robin_pairs_every_engine() {
 
 #[test]
 fn engines_run_in_their_own_directory() {
-    let binary = PathBuf::from(FAKE);
+    let binary = PathBuf::from(fake_engine());
     let dir = binary.parent().unwrap();
     let name = binary.file_name().unwrap().to_str().unwrap();
     let spec: EngineSpec = format!("cmd=./{name} dir={} name=local", dir.display())
@@ -345,10 +369,15 @@ fn cli_plays_a_match_and_reports() {
     let pgn = temp_path("cli.pgn");
     let out = Command::cargo_bin("chuhan")
         .unwrap()
-        .args(["match", "--engine", &format!("cmd={FAKE}"), "name=alpha"])
+        .args([
+            "match",
+            "--engine",
+            &format!("cmd={}", fake_engine()),
+            "name=alpha",
+        ])
         .args([
             "--engine",
-            &format!("cmd={FAKE}"),
+            &format!("cmd={}", fake_engine()),
             "name=beta",
             "arg=--seed",
             "arg=5",
@@ -384,7 +413,7 @@ fn cli_plays_a_match_and_reports() {
             "--engine",
             "cmd=/nonexistent/engine",
             "--engine",
-            &format!("cmd={FAKE}"),
+            &format!("cmd={}", fake_engine()),
         ])
         .args(["--depth", "1"])
         .assert()

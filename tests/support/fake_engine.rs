@@ -11,9 +11,9 @@
 //! `nobestmove`. `ucci-strict` exits when the
 //! first line is not `ucci`, as ElephantEye does.
 //!
-//! A [[bin]] rather than an example: cargo builds every [[bin]] before the integration tests and
-//! hands them its path (`CARGO_BIN_EXE_fake-engine`), so tests spawn it with no build step of
-//! their own. It sits under tests/ because it is test support, not a product.
+//! An example rather than a [[bin]], so `cargo install` and `cargo run` see chuhan alone;
+//! `cargo test` builds it beside the binaries, where `tests/match_runner.rs` finds it. It sits
+//! under tests/ because it is test support, not a product.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
