@@ -63,6 +63,92 @@ enum Command {
     /// Tune the evaluation weights to self-play results (Texel's method).
     #[command(subcommand)]
     Tune(Tune),
+    /// Play self-play games and append their quiet positions to a training-data file.
+    Datagen(DatagenArgs),
+}
+
+#[derive(clap::Args)]
+struct DatagenArgs {
+    /// Data file to append to (`<out>.progress` beside it lets a run go on where it stopped).
+    #[arg(long)]
+    out: PathBuf,
+    /// Games of this seed to reach (counting games earlier runs of it wrote).
+    #[arg(long, default_value_t = 10_000)]
+    games: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once, one thread each (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5_000)]
+    nodes: u64,
+    /// Random plies before the searches take over: `N` or `LO-HI`.
+    #[arg(long, default_value = "6-10", value_parser = parse_ply_range)]
+    random_plies: (u32, u32),
+    /// Openings a search of this many nodes scores beyond `--opening-max-cp` are drawn again
+    /// (0 = keep every opening).
+    #[arg(long, default_value_t = 2_000)]
+    opening_nodes: u64,
+    #[arg(long, default_value_t = 300)]
+    opening_max_cp: i32,
+    /// Adjudicate a game won once every search scores at least CP for one side for PLIES plies
+    /// in a row: `CP,PLIES` (default: off, the referee ends every game).
+    #[arg(long, value_parser = parse_adjudication)]
+    adjudicate: Option<chuhan::tools::selfplay::Adjudication>,
+    /// Plies without capture before the referee draws, 0 = off.
+    #[arg(long, default_value_t = chuhan::rules::DEFAULT_MOVE_LIMIT)]
+    move_limit: u32,
+}
+
+fn parse_ply_range(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("expected N or LO-HI, got {s}");
+    let (lo, hi) = s.split_once('-').unwrap_or((s, s));
+    let (lo, hi): (u32, u32) = (
+        lo.trim().parse().map_err(|_| bad())?,
+        hi.trim().parse().map_err(|_| bad())?,
+    );
+    if lo > hi {
+        return Err(bad());
+    }
+    Ok((lo, hi))
+}
+
+fn parse_adjudication(s: &str) -> Result<chuhan::tools::selfplay::Adjudication, String> {
+    let bad = || format!("expected CP,PLIES, got {s}");
+    let (cp, plies) = s.split_once(',').ok_or_else(bad)?;
+    Ok(chuhan::tools::selfplay::Adjudication {
+        cp: cp.trim().parse().map_err(|_| bad())?,
+        plies: plies.trim().parse().map_err(|_| bad())?,
+    })
+}
+
+fn datagen(a: DatagenArgs) -> std::io::Result<()> {
+    use chuhan::tools::datagen::{DatagenConfig, run};
+    let cfg = DatagenConfig {
+        games: a.games,
+        seed: a.seed,
+        threads: a
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        selfplay: chuhan::tools::selfplay::SelfPlayConfig {
+            limits: chuhan::engine::Limits {
+                nodes: Some(a.nodes.max(1)),
+                ..Default::default()
+            },
+            opening_plies: a.random_plies.0..=a.random_plies.1,
+            opening_check: (a.opening_nodes > 0).then_some((a.opening_nodes, a.opening_max_cp)),
+            adjudication: a.adjudicate,
+            move_limit: a.move_limit,
+            search_move_limit: 0,
+            max_plies: 400,
+        },
+        out: a.out,
+        progress: true,
+    };
+    let summary = run(&cfg, &std::sync::atomic::AtomicBool::new(false))?;
+    eprintln!("{}", summary.report());
+    Ok(())
 }
 
 #[derive(Subcommand)]
@@ -128,6 +214,13 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Match(args)) => chuhan::tools::matches::run_cli(*args),
+        Some(Command::Datagen(args)) => match datagen(args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some(Command::Tune(t)) => match tune(t) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

@@ -1,6 +1,8 @@
 //! Users of the engine API and the rules, never their insides: terminal play, the match runner
 //! and the PGN writer they share.
 
+pub mod datagen;
 pub mod matches;
 pub mod pgn;
 pub mod play;
+pub mod selfplay;

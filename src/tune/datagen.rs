@@ -14,17 +14,13 @@
 use std::io::{self, Write};
 use std::sync::Mutex;
 
-use crate::board::Position;
-use crate::engine::{Report, Reporter, Score};
-use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord, GameResult};
+use crate::engine::Limits;
+use crate::rules::{DEFAULT_MOVE_LIMIT, GameResult};
 use crate::search::driver::THREAD_STACK;
-use crate::search::{Control, SearchSetup, Worker, run};
-use crate::tt::TranspositionTable;
+use crate::tools::selfplay::{SelfPlayConfig, play_game as play};
 
 /// Games longer than this are scored as draws.
 const MAX_PLIES: usize = 400;
-/// Hash table per game thread.
-const HASH_MB: usize = 8;
 
 #[derive(Clone, Copy, Debug)]
 pub struct GenConfig {
@@ -36,106 +32,31 @@ pub struct GenConfig {
     pub threads: usize,
 }
 
-/// A small, fixed pseudo-random generator (xorshift64*), so openings are reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform-ish in `0..n` (`n` > 0).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
-
-/// Keeps the last score and the best move of one search.
-#[derive(Default)]
-struct Outcome(Mutex<(Option<Score>, Option<crate::board::Move>)>);
-
-impl Reporter for Outcome {
-    fn report(&self, report: Report) {
-        let mut o = self.0.lock().expect("reporter lock");
-        match report {
-            Report::Info(info) => o.0 = Some(info.score),
-            Report::BestMove(b) => o.1 = b.best,
-            Report::Message(_) => {}
-        }
-    }
-}
-
-/// A random opening of 4 to 8 plies that leaves a game still going.
-fn opening(rng: &mut Rng) -> GameRecord {
-    loop {
-        let mut rec = GameRecord::new(Position::startpos());
-        let plies = 4 + rng.below(5);
-        for _ in 0..plies {
-            let moves = rec.position().legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            rec.push(
-                moves
-                    .iter()
-                    .copied()
-                    .nth(rng.below(moves.len()))
-                    .expect("in range"),
-            );
-        }
-        if rec.verdict(DEFAULT_MOVE_LIMIT).is_none() {
-            return rec;
-        }
-    }
-}
-
 /// Plays game `index` and returns its quiet positions as output lines.
 pub fn play_game(cfg: &GenConfig, index: usize) -> Vec<String> {
-    let mut rng = Rng::new(cfg.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
-    let mut rec = opening(&mut rng);
-    let tt = TranspositionTable::new(HASH_MB);
-    let control = Control::default();
-    let mut workers = [Worker::new(0)];
-    let mut quiet = Vec::new();
-    let result = loop {
-        if let Some(v) = rec.verdict(DEFAULT_MOVE_LIMIT) {
-            break v.result;
-        }
-        if rec.moves().len() >= MAX_PLIES {
-            break GameResult::Draw;
-        }
-        let setup = SearchSetup::fixed_depth(rec.clone(), cfg.depth);
-        control.reset(false);
-        let outcome = Outcome::default();
-        run(&mut workers, &setup, &tt, &control, &outcome);
-        let (score, best) = *outcome.0.lock().expect("reporter lock");
-        let Some(best) = best else {
-            // No legal move: the verdict above would have ended the game.
-            break GameResult::Draw;
-        };
-        let pos = rec.position();
-        if !pos.in_check()
-            && !pos.is_capture(best)
-            && !pos.gives_check(best)
-            && matches!(score, Some(Score::Cp(_)))
-        {
-            quiet.push(pos.to_fen());
-        }
-        rec.push(best);
+    let selfplay = SelfPlayConfig {
+        limits: Limits {
+            depth: Some(cfg.depth.max(1)),
+            ..Limits::default()
+        },
+        opening_plies: 4..=8,
+        opening_check: None,
+        adjudication: None,
+        move_limit: DEFAULT_MOVE_LIMIT,
+        search_move_limit: DEFAULT_MOVE_LIMIT,
+        max_plies: MAX_PLIES,
     };
-    let r = match result {
+    let game = play(&selfplay, cfg.seed, index as u64);
+    let r = match game.result {
         GameResult::RedWins => "1",
         GameResult::BlackWins => "0",
         GameResult::Draw => "0.5",
     };
-    quiet.into_iter().map(|f| format!("{f} ; {r}")).collect()
+    game.positions
+        .iter()
+        .filter(|p| p.quiet && p.score.is_some())
+        .map(|p| format!("{} ; {r}", p.pos.to_fen()))
+        .collect()
 }
 
 /// Plays `cfg.games` games and writes their quiet positions to `out`, in game order. Returns
@@ -185,6 +106,7 @@ pub fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Position;
 
     #[test]
     fn generation_is_reproducible_and_labels_quiet_positions() {

@@ -1,0 +1,336 @@
+//! `chuhan datagen`: self-play training data for the net.
+//!
+//! Games run on N threads, one game per thread and each game single-threaded, so a game depends
+//! only on the run's seed and its index (`tools::selfplay`). Positions are written in game
+//! order in the 32-byte format of `record`, appended to the output file. Kept: every searched
+//! position that is quiet (not in check, best move neither a capture nor a check) with a
+//! centipawn score. A run can stop at any time and go on: `<out>.progress` records the seed,
+//! the settings, the games written and the file length after them; a run with the same seed
+//! and settings cuts any partial game off and goes on from there, one with another seed appends
+//! after what is there.
+
+pub mod record;
+
+use std::collections::BTreeMap;
+use std::fs::OpenOptions;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::rules::GameResult;
+use crate::search::driver::THREAD_STACK;
+use crate::tools::selfplay::{PlayedGame, SelfPlayConfig, play_game};
+use record::{RECORD_BYTES, Record};
+
+#[derive(Clone, Debug)]
+pub struct DatagenConfig {
+    pub games: u64,
+    pub seed: u64,
+    pub threads: usize,
+    pub selfplay: SelfPlayConfig,
+    pub out: PathBuf,
+    pub progress: bool,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default)]
+pub struct DatagenSummary {
+    /// Games and positions this run wrote.
+    pub games: u64,
+    pub positions: u64,
+    pub seconds: f64,
+    /// Red wins, draws, Black wins.
+    pub results: [u64; 3],
+    pub endings: BTreeMap<String, u64>,
+    /// Games of this seed in the file, counting earlier runs.
+    pub games_in_file: u64,
+}
+
+impl DatagenSummary {
+    pub fn report(&self) -> String {
+        let mut s = format!(
+            "{} games, {} positions in {:.0} s ({:.0} positions/s); this seed now has {} games in the file\n",
+            self.games,
+            self.positions,
+            self.seconds,
+            self.positions as f64 / self.seconds.max(1e-9),
+            self.games_in_file
+        );
+        let pct = |n: u64| 100.0 * n as f64 / self.games.max(1) as f64;
+        s += &format!(
+            "results: Red {} ({:.1}%), draw {} ({:.1}%), Black {} ({:.1}%)\n",
+            self.results[0],
+            pct(self.results[0]),
+            self.results[1],
+            pct(self.results[1]),
+            self.results[2],
+            pct(self.results[2])
+        );
+        s += "endings:";
+        for (name, n) in &self.endings {
+            s += &format!(" {name} {n} ({:.1}%),", pct(*n));
+        }
+        s.pop();
+        s
+    }
+}
+
+/// The settings a resumed run must share with the run it continues.
+fn settings_key(cfg: &DatagenConfig) -> String {
+    let sp = &cfg.selfplay;
+    format!(
+        "nodes={:?} depth={:?} opening={}-{} check={:?} adjudication={:?} move_limit={} search_move_limit={} max_plies={}",
+        sp.limits.nodes,
+        sp.limits.depth,
+        sp.opening_plies.start(),
+        sp.opening_plies.end(),
+        sp.opening_check,
+        sp.adjudication,
+        sp.move_limit,
+        sp.search_move_limit,
+        sp.max_plies
+    )
+}
+
+fn progress_path(out: &Path) -> PathBuf {
+    let mut p = out.as_os_str().to_owned();
+    p.push(".progress");
+    PathBuf::from(p)
+}
+
+/// Where an earlier run of this seed and these settings stopped: (games, file length).
+fn resume_point(cfg: &DatagenConfig) -> io::Result<Option<(u64, u64)>> {
+    let Ok(text) = std::fs::read_to_string(progress_path(&cfg.out)) else {
+        return Ok(None);
+    };
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(str::trim)
+    };
+    if field("seed=") != Some(&cfg.seed.to_string())
+        || field("settings=") != Some(&settings_key(cfg))
+    {
+        return Ok(None);
+    }
+    let num = |name: &str| field(name).and_then(|v| v.parse::<u64>().ok());
+    match (num("games="), num("bytes=")) {
+        (Some(g), Some(b)) => Ok(Some((g, b))),
+        _ => Err(io::Error::other("unreadable progress file")),
+    }
+}
+
+fn write_progress(cfg: &DatagenConfig, games: u64, bytes: u64) -> io::Result<()> {
+    let path = progress_path(&cfg.out);
+    let tmp = path.with_extension("progress.tmp");
+    std::fs::write(
+        &tmp,
+        format!(
+            "seed={}\nsettings={}\ngames={games}\nbytes={bytes}\n",
+            cfg.seed,
+            settings_key(cfg)
+        ),
+    )?;
+    std::fs::rename(tmp, path)
+}
+
+/// The records a finished game contributes.
+fn game_records(game: &PlayedGame) -> Vec<Record> {
+    game.positions
+        .iter()
+        .filter(|p| p.quiet)
+        .filter_map(|p| Some(Record::new(&p.pos, p.score?, game.result, p.ply)))
+        .collect()
+}
+
+/// Plays games `start..cfg.games` of the seed and appends their positions to `cfg.out`.
+/// Stops early, after the games under way, when `stop` is set.
+pub fn run(cfg: &DatagenConfig, stop: &AtomicBool) -> io::Result<DatagenSummary> {
+    let (start, keep) = match resume_point(cfg)? {
+        Some(p) => p,
+        None => (0, std::fs::metadata(&cfg.out).map(|m| m.len()).unwrap_or(0)),
+    };
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&cfg.out)?;
+    // Drops a partial game (or record) an interrupted run left behind.
+    file.set_len(keep - keep % RECORD_BYTES as u64)?;
+    let mut bytes = file.metadata()?.len();
+    let mut out = BufWriter::new(file);
+    write_progress(cfg, start, bytes)?;
+
+    let todo = cfg.games.saturating_sub(start);
+    let bar = if cfg.progress {
+        ProgressBar::new(todo)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}")
+            .expect("valid template"),
+    );
+    let mut summary = DatagenSummary::default();
+    let began = Instant::now();
+    let next = AtomicU64::new(start);
+    let threads = cfg.threads.clamp(1, todo.max(1) as usize);
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|s| -> io::Result<()> {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let next = &next;
+            std::thread::Builder::new()
+                .stack_size(THREAD_STACK)
+                .spawn_scoped(s, move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= cfg.games {
+                            break;
+                        }
+                        let game = play_game(&cfg.selfplay, cfg.seed, i);
+                        if tx.send((i, game)).is_err() {
+                            break;
+                        }
+                    }
+                })
+                .expect("spawn game thread");
+        }
+        drop(tx);
+        // Games finish out of order; they are written in order.
+        let mut waiting = BTreeMap::new();
+        let mut written = start;
+        for (i, game) in rx {
+            waiting.insert(i, game);
+            while let Some(game) = waiting.remove(&written) {
+                let recs = game_records(&game);
+                for r in &recs {
+                    out.write_all(&r.0)?;
+                }
+                out.flush()?;
+                bytes += (recs.len() * RECORD_BYTES) as u64;
+                written += 1;
+                write_progress(cfg, written, bytes)?;
+                summary.games += 1;
+                summary.positions += recs.len() as u64;
+                summary.results[match game.result {
+                    GameResult::RedWins => 0,
+                    GameResult::Draw => 1,
+                    GameResult::BlackWins => 2,
+                }] += 1;
+                *summary.endings.entry(game.ending.name()).or_default() += 1;
+                bar.inc(1);
+                let secs = began.elapsed().as_secs_f64();
+                bar.set_message(format!(
+                    "{} positions, {:.0}/s",
+                    summary.positions,
+                    summary.positions as f64 / secs.max(1e-9)
+                ));
+            }
+        }
+        summary.games_in_file = written;
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    summary.seconds = began.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+/// Reads a whole data file.
+pub fn read_records(path: &Path) -> io::Result<Vec<Record>> {
+    let bytes = std::fs::read(path)?;
+    Ok(record::records(&bytes).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Limits;
+
+    fn config(out: PathBuf, games: u64) -> DatagenConfig {
+        DatagenConfig {
+            games,
+            seed: 3,
+            threads: 2,
+            selfplay: SelfPlayConfig {
+                limits: Limits {
+                    nodes: Some(400),
+                    ..Limits::default()
+                },
+                opening_plies: 4..=6,
+                opening_check: Some((200, 400)),
+                adjudication: Some(crate::tools::selfplay::Adjudication { cp: 1500, plies: 4 }),
+                move_limit: 60,
+                search_move_limit: 0,
+                max_plies: 200,
+            },
+            out,
+            progress: false,
+        }
+    }
+
+    fn temp(name: &str) -> PathBuf {
+        let p = std::env::temp_dir().join(format!("chuhan-datagen-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_file(&p);
+        let _ = std::fs::remove_file(progress_path(&p));
+        p
+    }
+
+    #[test]
+    fn a_resumed_run_writes_what_one_run_writes() {
+        let (whole, parts) = (temp("whole"), temp("parts"));
+        let never = AtomicBool::new(false);
+        let one = run(&config(whole.clone(), 4), &never).unwrap();
+        assert_eq!(one.games, 4);
+        run(&config(parts.clone(), 2), &never).unwrap();
+        // An interrupted write leaves half a record behind; the next run cuts it off.
+        OpenOptions::new()
+            .append(true)
+            .open(&parts)
+            .unwrap()
+            .write_all(&[7; 13])
+            .unwrap();
+        let rest = run(&config(parts.clone(), 4), &never).unwrap();
+        assert_eq!((rest.games, rest.games_in_file), (2, 4));
+        let (a, b) = (
+            std::fs::read(&whole).unwrap(),
+            std::fs::read(&parts).unwrap(),
+        );
+        assert_eq!(a, b);
+        assert_eq!(a.len() as u64, one.positions * RECORD_BYTES as u64);
+        // Every record is a legal quiet position with a centipawn score.
+        for r in record::records(&a) {
+            let pos = r.position();
+            assert!(!pos.in_check());
+            assert!(r.score().abs() < crate::search::score::DECISIVE);
+        }
+        // Another seed appends after what is there.
+        let mut other = config(parts.clone(), 1);
+        other.seed = 4;
+        let more = run(&other, &never).unwrap();
+        let grown = std::fs::read(&parts).unwrap();
+        assert_eq!(&grown[..a.len()], &a[..]);
+        assert_eq!(
+            grown.len() - a.len(),
+            more.positions as usize * RECORD_BYTES
+        );
+        for p in [whole, parts] {
+            let _ = std::fs::remove_file(progress_path(&p));
+            let _ = std::fs::remove_file(p);
+        }
+    }
+
+    #[test]
+    fn a_stopped_run_plays_no_more_games() {
+        let out = temp("stopped");
+        let stop = AtomicBool::new(true);
+        let s = run(&config(out.clone(), 3), &stop).unwrap();
+        assert_eq!((s.games, s.games_in_file), (0, 0));
+        assert_eq!(std::fs::metadata(&out).unwrap().len(), 0);
+        let _ = std::fs::remove_file(progress_path(&out));
+        let _ = std::fs::remove_file(out);
+    }
+}
