@@ -3,6 +3,8 @@
 //! The search runs on a worker thread that owns the per-thread search state while it runs and
 //! hands it back when it ends, so histories and the hash table persist from one `go` to the next.
 
+use crate::eval::nnue::default_net;
+use crate::eval::nnue::network::Network;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -106,6 +108,8 @@ pub struct EngineOptions {
     /// Plies without capture before a draw, 0 = off.
     pub move_limit: u32,
     pub ponder: bool,
+    /// Evaluate with the net (else the hand-written evaluation).
+    pub use_nnue: bool,
 }
 
 impl Default for EngineOptions {
@@ -117,6 +121,7 @@ impl Default for EngineOptions {
             move_overhead_ms: 30,
             move_limit: DEFAULT_MOVE_LIMIT,
             ponder: false,
+            use_nnue: true,
         }
     }
 }
@@ -142,6 +147,8 @@ pub struct Engine {
     /// Per-thread search state while idle (the running search holds it otherwise).
     workers: Vec<Box<Worker>>,
     worker: Option<JoinHandle<Vec<Box<Worker>>>>,
+    /// The net searches use when `use_nnue` is on: the embedded one or an `EvalFile`.
+    net: Arc<Network>,
 }
 
 impl Engine {
@@ -156,7 +163,35 @@ impl Engine {
             control: Arc::new(Control::default()),
             workers: Vec::new(),
             worker: None,
+            net: default_net(),
         }
+    }
+
+    /// Loads a net file for later searches; on any error the current net stays.
+    pub fn load_net(&mut self, path: &str) -> Result<(), String> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| format!("EvalFile {path}: {e}; the current net stays"))?;
+        let net = Network::from_bytes(&bytes)
+            .map_err(|e| format!("EvalFile {path}: {e}; the current net stays"))?;
+        self.stop_and_wait();
+        self.net = Arc::new(net);
+        Ok(())
+    }
+
+    /// The net searches evaluate with under the current options (`None`: hand-written).
+    pub fn search_net(&self) -> Option<Arc<Network>> {
+        self.options.use_nnue.then(|| Arc::clone(&self.net))
+    }
+
+    /// Goes back to the net built into the binary.
+    pub fn use_embedded_net(&mut self) {
+        self.stop_and_wait();
+        self.net = default_net();
+    }
+
+    /// The net's checksum (of the net searches use when `use_nnue` is on).
+    pub fn net_checksum(&self) -> u32 {
+        self.net.checksum()
     }
 
     pub fn options(&self) -> &EngineOptions {
@@ -241,6 +276,7 @@ impl Engine {
             move_overhead_ms: self.options.move_overhead_ms,
             move_limit: self.options.move_limit,
             start: Instant::now(),
+            net: self.search_net(),
         };
         let reporter = Arc::clone(&self.reporter);
         let control = Arc::clone(&self.control);

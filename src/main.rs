@@ -57,6 +57,10 @@ enum Command {
     Bench {
         /// Search depth (default: the standard bench depth).
         depth: Option<u32>,
+        /// The evaluation: `nnue` (the embedded net), `hce` (hand-written), `both` (one run
+        /// each, speeds compared) or a net file.
+        #[arg(long, default_value = "nnue")]
+        eval: String,
     },
     /// Play engines against each other (UCI/UCCI), with statistics, SPRT and PGN.
     Match(Box<chuhan::tools::matches::MatchArgs>),
@@ -65,6 +69,96 @@ enum Command {
     Tune(Tune),
     /// Play self-play games and append their quiet positions to a training-data file.
     Datagen(DatagenArgs),
+    /// Train the net on datagen files; writes checkpoints and quantised nets each epoch.
+    Train(TrainArgs),
+}
+
+#[derive(clap::Args)]
+struct TrainArgs {
+    /// Data files written by `chuhan datagen`.
+    #[arg(long, num_args = 1.., required = true)]
+    data: Vec<PathBuf>,
+    /// Folder for `last.params` and `epoch-N.nnue`.
+    #[arg(long)]
+    out: PathBuf,
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    #[arg(long, default_value_t = 16_384)]
+    batch: usize,
+    /// Adam's step size, annealed by a cosine to `--final-lr`.
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    #[arg(long, default_value_t = 0.00005)]
+    final_lr: f32,
+    /// Weight of the game result in the target (the rest is the search score).
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f32,
+    /// Centipawns per unit of the sigmoid's input.
+    #[arg(long, default_value_t = 400.0)]
+    scale: f32,
+    /// Hold out one game in this many.
+    #[arg(long, default_value_t = 20)]
+    holdout_every: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Float parameters to start from (a run's `last.params`).
+    #[arg(long)]
+    init: Option<PathBuf>,
+    /// Threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+fn train(a: TrainArgs) -> std::io::Result<()> {
+    use chuhan::tools::train::{
+        TrainConfig, hand_written_loss, model::Target, quantisation_error, split_games, train,
+    };
+    if let Some(n) = a.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .map_err(std::io::Error::other)?;
+    }
+    let mut records = Vec::new();
+    for path in &a.data {
+        records.extend(chuhan::tools::datagen::read_records(path)?);
+    }
+    let (train_set, holdout) = split_games(&records, a.holdout_every);
+    eprintln!(
+        "{} training positions, {} held out",
+        train_set.len(),
+        holdout.len()
+    );
+    let cfg = TrainConfig {
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        final_lr: a.final_lr,
+        target: Target {
+            lambda: a.lambda,
+            k: a.scale,
+        },
+        holdout_every: a.holdout_every,
+        seed: a.seed,
+        init: a.init,
+        out: a.out,
+        progress: true,
+    };
+    eprintln!(
+        "held-out loss of the hand-written evaluation: {:.6}",
+        hand_written_loss(&holdout, cfg.target)
+    );
+    let p = train(&cfg, train_set, &holdout, &mut |r| {
+        eprintln!(
+            "epoch {:3}  train loss {:.6}  held-out loss {:.6}  {:.0} positions/s",
+            r.epoch, r.train_loss, r.holdout_loss, r.positions_per_second
+        )
+    })?;
+    eprintln!(
+        "quantised net against the float net on the held-out positions: {:.2} cp mean absolute difference",
+        quantisation_error(&p, &holdout)
+    );
+    Ok(())
 }
 
 #[derive(clap::Args)]
@@ -99,6 +193,24 @@ struct DatagenArgs {
     /// Plies without capture before the referee draws, 0 = off.
     #[arg(long, default_value_t = chuhan::rules::DEFAULT_MOVE_LIMIT)]
     move_limit: u32,
+    /// The evaluation: `nnue` (the embedded net), `hce` (hand-written) or a net file.
+    #[arg(long, default_value = "nnue")]
+    eval: String,
+}
+
+/// The net an `--eval` argument names: `None` for the hand-written evaluation.
+fn eval_choice(
+    eval: &str,
+) -> std::io::Result<Option<std::sync::Arc<chuhan::eval::nnue::network::Network>>> {
+    match eval {
+        "hce" => Ok(None),
+        "nnue" => Ok(Some(chuhan::eval::nnue::default_net())),
+        path => {
+            let net = chuhan::eval::nnue::network::Network::from_bytes(&std::fs::read(path)?)
+                .map_err(|e| std::io::Error::other(format!("{path}: {e}")))?;
+            Ok(Some(std::sync::Arc::new(net)))
+        }
+    }
 }
 
 fn parse_ply_range(s: &str) -> Result<(u32, u32), String> {
@@ -142,11 +254,13 @@ fn datagen(a: DatagenArgs) -> std::io::Result<()> {
             move_limit: a.move_limit,
             search_move_limit: 0,
             max_plies: 400,
+            net: eval_choice(&a.eval)?,
         },
         out: a.out,
         progress: true,
     };
-    let summary = run(&cfg, &std::sync::atomic::AtomicBool::new(false))?;
+    chuhan::tools::interrupt::install();
+    let summary = run(&cfg, chuhan::tools::interrupt::flag())?;
     eprintln!("{}", summary.report());
     Ok(())
 }
@@ -208,12 +322,39 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Play(args)) => chuhan::tools::play::run(args),
-        Some(Command::Bench { depth }) => {
-            let r = bench(depth.unwrap_or(DEFAULT_BENCH_DEPTH));
-            println!("{}", bench_report(&r));
-            ExitCode::SUCCESS
+        Some(Command::Bench { depth, eval }) => {
+            let depth = depth.unwrap_or(DEFAULT_BENCH_DEPTH);
+            if eval == "both" {
+                let hce = bench(depth, None);
+                let nnue = bench(depth, Some(chuhan::eval::nnue::default_net()));
+                println!("hand-written: {} nodes, {} nodes/s", hce.nodes, hce.nps);
+                println!(
+                    "net: {} nodes, {} nodes/s ({:.1}% of the hand-written speed)",
+                    nnue.nodes,
+                    nnue.nps,
+                    100.0 * nnue.nps as f64 / hce.nps.max(1) as f64
+                );
+                return ExitCode::SUCCESS;
+            }
+            match eval_choice(&eval) {
+                Ok(net) => {
+                    println!("{}", bench_report(&bench(depth, net)));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
         }
         Some(Command::Match(args)) => chuhan::tools::matches::run_cli(*args),
+        Some(Command::Train(args)) => match train(args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some(Command::Datagen(args)) => match datagen(args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

@@ -15,7 +15,7 @@ use chuhan::tools::matches::{
 };
 
 /// The fake engine's path. `cargo test` builds examples beside the binaries; a run filtered to
-/// this test target does not, so then it is built here, in the same profile.
+/// this test target does not, so it is built (or found up to date) here, in the same profile.
 fn fake_engine() -> &'static str {
     static PATH: OnceLock<String> = OnceLock::new();
     PATH.get_or_init(|| {
@@ -23,18 +23,16 @@ fn fake_engine() -> &'static str {
         let path = bins
             .join("examples")
             .join(format!("fake-engine{}", std::env::consts::EXE_SUFFIX));
-        if !path.exists() {
-            let profile = match bins.file_name().and_then(|n| n.to_str()) {
-                Some("debug") | None => "dev",
-                Some(p) => p,
-            };
-            let status = std::process::Command::new(env!("CARGO"))
-                .args(["build", "--example", "fake-engine", "--profile", profile])
-                .current_dir(env!("CARGO_MANIFEST_DIR"))
-                .status()
-                .expect("run cargo");
-            assert!(status.success(), "building the fake engine failed");
-        }
+        let profile = match bins.file_name().and_then(|n| n.to_str()) {
+            Some("debug") | None => "dev",
+            Some(p) => p,
+        };
+        let status = std::process::Command::new(env!("CARGO"))
+            .args(["build", "--example", "fake-engine", "--profile", profile])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("run cargo");
+        assert!(status.success(), "building the fake engine failed");
         path.to_str().expect("UTF-8 path").to_string()
     })
 }
@@ -418,4 +416,113 @@ fn cli_plays_a_match_and_reports() {
         .args(["--depth", "1"])
         .assert()
         .code(2);
+}
+
+/// The processes whose parent is `pid` (Linux: from /proc).
+#[cfg(target_os = "linux")]
+fn children_of(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{child}/stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid …: the command may hold spaces, so read after the last ')'.
+        let after = &stat[stat.rfind(')').unwrap() + 2..];
+        let ppid: u32 = after.split(' ').nth(1).unwrap().parse().unwrap();
+        if ppid == pid {
+            out.push(child);
+        }
+    }
+    out
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_signalled_runner_ends_its_engines_and_keeps_the_finished_games() {
+    let pgn = temp_path("signalled.pgn");
+    let runner = std::process::Command::new(SELF_MATCH_ENGINE)
+        .args(["match", "--engine"])
+        .arg(format!("cmd={}", fake_engine()))
+        .args(["name=a", "arg=--think", "arg=5", "--engine"])
+        .arg(format!("cmd={}", fake_engine()))
+        .args(["name=b", "arg=--think", "arg=5", "arg=--seed", "arg=4"])
+        .args([
+            "--games",
+            "400",
+            "--depth",
+            "1",
+            "--concurrency",
+            "2",
+            "--pgn",
+        ])
+        .arg(&pgn)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait (bounded) for a finished game in the PGN and for both games' engines to be up.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let engines = loop {
+        let done = std::fs::read_to_string(&pgn).is_ok_and(|t| t.contains("[Result "));
+        let kids = children_of(runner.id());
+        if done && kids.len() >= 4 {
+            break kids;
+        }
+        assert!(std::time::Instant::now() < deadline, "no game finished");
+        std::thread::yield_now();
+    };
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &runner.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = runner.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("a vs b (depth 1): "), "{report}");
+    for pid in engines {
+        assert!(
+            !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+            "engine {pid} outlived the runner"
+        );
+    }
+    // Every game in the PGN is whole: as many results as games, none of them interrupted.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    std::fs::remove_file(&pgn).ok();
+    let games = text.matches("[Event ").count();
+    assert!((1..400).contains(&games));
+    assert_eq!(text.matches("[Result ").count(), games);
+    assert!(!text.contains("interrupted"), "{text}");
+}
+
+#[test]
+fn engine_stderr_is_kept_and_paths_may_hold_spaces() {
+    let dir = temp_path("engine logs");
+    std::fs::create_dir_all(&dir).unwrap();
+    // The fake engine under a name with spaces and a comma.
+    let spaced = dir.join("fake, engine");
+    std::fs::copy(fake_engine(), &spaced).unwrap();
+    let own = dir.join("a's own.log");
+    Command::cargo_bin("chuhan")
+        .unwrap()
+        .args(["match", "--engine"])
+        .arg(format!("cmd={}", spaced.display()))
+        .args(["name=a", "arg=--stderr", "arg=hello from a"])
+        .arg(format!("stderr={}", own.display()))
+        .args(["--engine"])
+        .arg(format!("cmd={}", spaced.display()))
+        .args(["name=b", "arg=--stderr", "arg=hello from b"])
+        .args(["--games", "2", "--depth", "1", "--log-dir"])
+        .arg(dir.join("logs"))
+        .assert()
+        .success();
+    let a = std::fs::read_to_string(&own).unwrap();
+    assert!(a.contains("hello from a"), "{a}");
+    let b = std::fs::read_to_string(dir.join("logs").join("b.stderr")).unwrap();
+    assert!(b.contains("hello from b"), "{b}");
+    assert!(!dir.join("logs").join("a.stderr").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

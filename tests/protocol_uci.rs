@@ -299,6 +299,6 @@ fn bench_command_is_deterministic_and_ends_with_nodes_and_speed() {
         counts.push(nodes.clone());
     }
     assert_eq!(counts[0], counts[1]);
-    let want = chuhan::search::bench::bench(4).nodes;
+    let want = chuhan::search::bench::bench(4, Some(chuhan::eval::nnue::default_net())).nodes;
     assert_eq!(counts[0], format!("Nodes searched: {want}"));
 }

@@ -25,6 +25,8 @@ pub const THREADS: (u64, u64) = (1, 256);
 pub const MULTI_PV: (u64, u64) = (1, 128);
 pub const MOVE_OVERHEAD_MS: (u64, u64) = (0, 5000);
 pub const MOVE_LIMIT: (u64, u64) = (0, 1000);
+/// What `EvalFile` shows, and may be set back to, for the net built into the binary.
+pub const EMBEDDED_NET: &str = "<embedded>";
 pub const MOVES_TO_GO: (u64, u64) = (1, 1000);
 
 #[derive(Clone, Debug)]
@@ -64,6 +66,11 @@ pub enum OptionChange {
     Ponder(bool),
     MoveOverheadMs(u64),
     MoveLimit(u32),
+    UseNnue(bool),
+    /// A net file to load; empty or `<embedded>` for the built-in net.
+    EvalFile(String),
+    /// Where to append every line in and out; empty for none.
+    DebugLogFile(String),
     ClearHash,
     UseMillisec(bool),
     Batch(bool),

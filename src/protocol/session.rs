@@ -11,8 +11,10 @@ use crate::search::bench::{bench, bench_report};
 
 use super::Dialect;
 use super::board_text::board_text;
-use super::command::{ClockSpec, Command, GoRequest, Notes, OptionChange, legal_moves_from};
-use super::output::Output;
+use super::command::{
+    ClockSpec, Command, EMBEDDED_NET, GoRequest, Notes, OptionChange, legal_moves_from,
+};
+use super::output::{Direction, Output};
 
 /// Whether the session goes on after a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +83,7 @@ impl Session {
 
     /// Carries out one input line.
     pub fn handle(&mut self, line: &str) -> Flow {
+        self.out.log(Direction::In, &[line]);
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let mut notes = Notes::new();
         let parsed = self.dialect.parse(&tokens, self.millisec, &mut notes);
@@ -152,7 +155,7 @@ impl Session {
                 self.out.line(&perft_report(&mut pos, depth));
             }
             Command::Bench(depth) => {
-                let r = bench(depth);
+                let r = bench(depth, self.engine.search_net());
                 self.out.line(&bench_report(&r));
             }
             Command::Quit => {
@@ -175,6 +178,20 @@ impl Session {
             OptionChange::Ponder(on) => options.ponder = on,
             OptionChange::MoveOverheadMs(ms) => options.move_overhead_ms = ms,
             OptionChange::MoveLimit(plies) => options.move_limit = plies,
+            OptionChange::UseNnue(on) => options.use_nnue = on,
+            OptionChange::DebugLogFile(path) => {
+                if let Err(e) = self.out.set_log(path.trim()) {
+                    self.tell(&[e]);
+                }
+            }
+            OptionChange::EvalFile(path) => {
+                let path = path.trim();
+                if path.is_empty() || path == EMBEDDED_NET {
+                    self.engine.use_embedded_net();
+                } else if let Err(e) = self.engine.load_net(path) {
+                    self.tell(&[e]);
+                }
+            }
             OptionChange::ClearHash => self.engine.clear_hash(),
             OptionChange::UseMillisec(on) => self.millisec = on,
             OptionChange::Batch(on) => self.batch = on,

@@ -3,8 +3,8 @@
 use crate::engine::{BestMove, Bound, EngineOptions, HashProbe, Score, SearchInfo};
 
 use super::command::{
-    ClockSpec, Command, GoArgs, GoRequest, HASH_MB, Notes, OptionChange, THREADS, parse_bool,
-    parse_clamped, parse_common, parse_perft, parse_position,
+    ClockSpec, Command, EMBEDDED_NET, GoArgs, GoRequest, HASH_MB, Notes, OptionChange, THREADS,
+    parse_bool, parse_clamped, parse_common, parse_perft, parse_position,
 };
 use super::output::quote;
 
@@ -53,6 +53,9 @@ fn parse_setoption(args: &[&str], notes: &mut Notes) -> Result<Command, String> 
         "batch" => OptionChange::Batch(check()?),
         "debug" => OptionChange::Debug(check()?),
         "ponder" => OptionChange::Ponder(check()?),
+        "usennue" => OptionChange::UseNnue(check()?),
+        "evalfile" => OptionChange::EvalFile(rest.join(" ")),
+        "debuglogfile" => OptionChange::DebugLogFile(rest.join(" ").replace("<empty>", "")),
         "hashsize" => match parse_clamped(value()?, &name, 0, HASH_MB.1, notes)? {
             0 => OptionChange::HashMb(EngineOptions::default().hash_mb),
             mb => OptionChange::HashMb(mb as usize),
@@ -122,6 +125,9 @@ pub fn handshake(defaults: &EngineOptions) -> Vec<String> {
             "option threads type spin min 0 max {} default {}",
             THREADS.1, defaults.threads
         ),
+        format!("option usennue type check default {}", defaults.use_nnue),
+        format!("option evalfile type string default {EMBEDDED_NET}"),
+        "option debuglogfile type string default <empty>".to_string(),
         "option newgame type button".to_string(),
         "ucciok".to_string(),
     ]

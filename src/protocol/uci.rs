@@ -4,8 +4,9 @@
 use crate::engine::{BestMove, Bound, EngineOptions, Score, SearchInfo};
 
 use super::command::{
-    ClockSpec, Command, GoArgs, GoRequest, HASH_MB, MAX_MATE, MOVE_LIMIT, MOVE_OVERHEAD_MS,
-    MULTI_PV, Notes, OptionChange, THREADS, parse_bool, parse_clamped, parse_common, parse_perft,
+    ClockSpec, Command, EMBEDDED_NET, GoArgs, GoRequest, HASH_MB, MAX_MATE, MOVE_LIMIT,
+    MOVE_OVERHEAD_MS, MULTI_PV, Notes, OptionChange, THREADS, parse_bool, parse_clamped,
+    parse_common, parse_perft,
 };
 use super::output::quote;
 
@@ -37,6 +38,8 @@ fn parse_setoption(args: &[&str], notes: &mut Notes) -> Result<Command, String> 
         None => (rest, String::new()),
     };
     let name = name.join(" ");
+    let text = value.clone();
+    let text_for_log = value.replace("<empty>", "");
     let value = || {
         if value.is_empty() {
             Err(format!("setoption {}: missing value", quote(&name)))
@@ -55,6 +58,9 @@ fn parse_setoption(args: &[&str], notes: &mut Notes) -> Result<Command, String> 
         "move overhead" => OptionChange::MoveOverheadMs(spin(MOVE_OVERHEAD_MS, notes)?),
         "move limit" => OptionChange::MoveLimit(spin(MOVE_LIMIT, notes)? as u32),
         "clear hash" => OptionChange::ClearHash,
+        "use nnue" => OptionChange::UseNnue(parse_bool(value()?, &name)?),
+        "evalfile" => OptionChange::EvalFile(text),
+        "debug log file" => OptionChange::DebugLogFile(text_for_log),
         _ => {
             notes.push(format!("unknown option '{}' ignored", quote(&name)));
             OptionChange::Ignored
@@ -131,6 +137,12 @@ pub fn handshake(defaults: &EngineOptions) -> Vec<String> {
         spin("Move Overhead", defaults.move_overhead_ms, MOVE_OVERHEAD_MS),
         "option name Clear Hash type button".to_string(),
         spin("Move Limit", u64::from(defaults.move_limit), MOVE_LIMIT),
+        format!(
+            "option name Use NNUE type check default {}",
+            defaults.use_nnue
+        ),
+        format!("option name EvalFile type string default {EMBEDDED_NET}"),
+        "option name Debug Log File type string default <empty>".to_string(),
         "uciok".to_string(),
     ]
 }

@@ -2,10 +2,12 @@
 //! depth on one thread from a fresh state. Its node count is the signature of the search and
 //! evaluation (the same on every run and machine); its speed is the nodes per second.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::board::Position;
 use crate::engine::{Report, Reporter};
+use crate::eval::nnue::network::Network;
 use crate::rules::GameRecord;
 use crate::tt::TranspositionTable;
 
@@ -47,15 +49,17 @@ impl Reporter for Silent {
     fn report(&self, _: Report) {}
 }
 
-/// Searches every benchmark position to `depth`.
-pub fn bench(depth: u32) -> BenchResult {
+/// Searches every benchmark position to `depth`, evaluated by `net` (`None`: the hand-written
+/// evaluation).
+pub fn bench(depth: u32, net: Option<Arc<Network>>) -> BenchResult {
     let mut ms = 0;
     let mut tt = TranspositionTable::new(BENCH_HASH_MB);
     let control = Control::default();
     let mut nodes = 0;
     for fen in bench_fens() {
         let pos = Position::from_fen(fen).expect("bench positions are valid FEN");
-        let setup = SearchSetup::fixed_depth(GameRecord::new(pos), depth);
+        let mut setup = SearchSetup::fixed_depth(GameRecord::new(pos), depth);
+        setup.net = net.clone();
         tt.clear();
         control.reset(false);
         let mut workers = [Worker::new(0)];
@@ -78,10 +82,13 @@ mod tests {
 
     #[test]
     fn bench_is_deterministic() {
-        let a = bench(4);
-        let b = bench(4);
+        let net = Some(crate::eval::nnue::default_net());
+        let a = bench(4, net.clone());
+        let b = bench(4, net);
         assert_eq!(a.nodes, b.nodes);
         assert!(a.nodes > 1000);
+        let hce = bench(4, None);
+        assert_eq!(hce.nodes, bench(4, None).nodes);
     }
 
     #[test]

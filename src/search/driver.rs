@@ -1,12 +1,14 @@
 //! One whole search: root moves, iterative deepening with aspiration windows and MultiPV,
 //! Lazy SMP helper threads sharing the table, progress reports and the final best move.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::board::Move;
 use crate::engine::{BestMove, Bound, Limits, Report, Reporter, Score, SearchInfo};
-use crate::eval::evaluate;
+use crate::eval::nnue::default_net;
+use crate::eval::nnue::network::Network;
 use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord};
 use crate::tt::{TranspositionTable, TtBound};
 
@@ -38,6 +40,8 @@ pub struct SearchSetup {
     pub move_limit: u32,
     /// When the search was asked for: the clock runs from here, not from when the thread starts.
     pub start: Instant,
+    /// The net that evaluates, `None` for the hand-written evaluation.
+    pub net: Option<Arc<Network>>,
 }
 
 impl SearchSetup {
@@ -55,6 +59,7 @@ impl SearchSetup {
             move_overhead_ms: 0,
             move_limit: DEFAULT_MOVE_LIMIT,
             start: Instant::now(),
+            net: Some(default_net()),
         }
     }
 }
@@ -158,7 +163,7 @@ pub fn run(
         move_limit: setup.move_limit,
     };
     for w in workers.iter_mut() {
-        w.prepare(&setup.game, setup.move_limit);
+        w.prepare(&setup.game, setup.move_limit, setup.net.clone());
     }
     let (main, helpers) = workers
         .split_first_mut()
@@ -330,7 +335,7 @@ fn iterate(
             w.pos.key(),
             root[0].mv,
             to_tt(root[0].score, 0),
-            evaluate(&w.pos),
+            w.evaluate(0),
             depth,
             TtBound::Exact,
         );
@@ -436,6 +441,7 @@ mod tests {
             move_overhead_ms: 0,
             move_limit,
             start: Instant::now(),
+            net: None,
         };
         let reports = Collect(Mutex::new(Vec::new()));
         run(

@@ -2,10 +2,14 @@
 //! pruning, reverse futility, late move reductions and pruning, check extension, then
 //! quiescence over captures (all evasions when in check).
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::board::{Color, Move, PieceType, Position, Undo};
-use crate::eval::{EvalState, piece_value};
+use crate::eval::nnue::accumulator::Accumulator;
+use crate::eval::nnue::network::Network;
+use crate::eval::nnue::simd::Kernel;
+use crate::eval::{EvalState, nnue, piece_value};
 use crate::rules::{GameRecord, SearchHistory};
 use crate::tt::{TranspositionTable, TtBound, TtEntry};
 
@@ -106,6 +110,11 @@ pub struct Worker {
     stack: [Frame; MAX_PLY + 2],
     /// Evaluation sums of the position at each ply.
     evals: [EvalState; MAX_PLY + 2],
+    /// The net's feature sums at each ply (when a net evaluates).
+    accs: Box<[Accumulator; MAX_PLY + 2]>,
+    /// The net that evaluates, `None` for the hand-written evaluation.
+    net: Option<Arc<Network>>,
+    kernel: Kernel,
     pub(super) pv: [[Move; MAX_PLY + 1]; MAX_PLY + 1],
     pub(super) pv_len: [usize; MAX_PLY + 1],
     lmr: [[u8; 64]; 64],
@@ -146,6 +155,9 @@ impl Worker {
             corr: Correction::new(),
             stack: [frame; MAX_PLY + 2],
             evals: [EvalState::new(start.position()); MAX_PLY + 2],
+            accs: Box::new([Accumulator::ZERO; MAX_PLY + 2]),
+            net: None,
+            kernel: Kernel::best(),
             pv: [[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             lmr,
@@ -160,14 +172,19 @@ impl Worker {
     }
 
     /// Ready to search the current position of `game`, played to a draw after `move_limit`
-    /// plies without capture (0 = none).
-    pub fn prepare(&mut self, game: &GameRecord, move_limit: u32) {
+    /// plies without capture (0 = none), evaluated by `net` (`None`: the hand-written
+    /// evaluation).
+    pub fn prepare(&mut self, game: &GameRecord, move_limit: u32, net: Option<Arc<Network>>) {
         self.fade_plies = 2 * move_limit.min(u32::from(u16::MAX)) as i32;
         self.pos = game.position().clone();
         self.rules = SearchHistory::from_record(game);
         self.hist.new_search();
         self.stack[0].in_check = self.pos.in_check();
         self.evals[0] = EvalState::new(&self.pos);
+        self.net = net;
+        if let Some(net) = self.net.as_deref() {
+            self.accs[0].refresh(self.kernel, net, &self.pos);
+        }
         self.stack[0].mv = Move::NULL;
         self.nodes = 0;
         self.seldepth = 0;
@@ -226,8 +243,11 @@ impl Worker {
     /// The static evaluation, faded as the plies without capture near the move limit: a lead
     /// that makes no progress is worth less than one that does.
     #[inline(always)]
-    fn evaluate(&self, ply: usize) -> i32 {
-        let v = self.evals[ply].value(&self.pos);
+    pub(super) fn evaluate(&self, ply: usize) -> i32 {
+        let v = match self.net.as_deref() {
+            Some(net) => nnue::evaluate(self.kernel, net, &self.accs[ply], self.pos.side_to_move()),
+            None => self.evals[ply].value(&self.pos),
+        };
         if self.fade_plies == 0 {
             return v;
         }
@@ -255,6 +275,10 @@ impl Worker {
     pub(super) fn make(&mut self, ctx: &SearchContext, m: Move, ply: usize) -> (Undo, bool) {
         ctx.tt.prefetch(self.pos.key_after(m));
         self.evals[ply + 1] = self.evals[ply].after_move(&self.pos, m);
+        if let Some(net) = self.net.as_deref() {
+            let (done, next) = self.accs.split_at_mut(ply + 1);
+            next[0].update(self.kernel, net, &done[ply], &self.pos, m);
+        }
         let may_check = self.pos.may_give_check(m);
         let undo = self.pos.do_move(m);
         let check = may_check && self.pos.in_check();
@@ -396,6 +420,9 @@ impl Worker {
                 self.stack[ply].cont_row = 0;
                 self.stack[ply + 1].in_check = false;
                 self.evals[ply + 1] = self.evals[ply];
+                if self.net.is_some() {
+                    self.accs[ply + 1] = self.accs[ply];
+                }
                 let v = -self.search(
                     ctx,
                     -beta,

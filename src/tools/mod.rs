@@ -2,7 +2,9 @@
 //! and the PGN writer they share.
 
 pub mod datagen;
+pub mod interrupt;
 pub mod matches;
 pub mod pgn;
 pub mod play;
 pub mod selfplay;
+pub mod train;

@@ -5,10 +5,11 @@
 //! seed and the settings, not on the thread that plays it or the machine.
 
 use std::ops::RangeInclusive;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::board::{Move, Position};
 use crate::engine::{Limits, Report, Reporter, Score};
+use crate::eval::nnue::network::Network;
 use crate::rules::{GameRecord, GameResult, Reason};
 use crate::search::{Control, SearchSetup, Worker, run};
 use crate::tt::TranspositionTable;
@@ -67,6 +68,8 @@ pub struct SelfPlayConfig {
     pub search_move_limit: u32,
     /// Games longer than this are drawn.
     pub max_plies: usize,
+    /// The net that evaluates, `None` for the hand-written evaluation.
+    pub net: Option<Arc<Network>>,
 }
 
 /// A searched position of a game: its score (centipawns, side to move's view; `None` for a
@@ -142,11 +145,12 @@ impl Player {
         &mut self,
         rec: &GameRecord,
         limits: &Limits,
-        move_limit: u32,
+        cfg: &SelfPlayConfig,
     ) -> (Option<Move>, Option<Score>) {
         let mut setup = SearchSetup::fixed_depth(rec.clone(), 1);
         setup.limits = limits.clone();
-        setup.move_limit = move_limit;
+        setup.move_limit = cfg.search_move_limit;
+        setup.net = cfg.net.clone();
         self.control.reset(false);
         let outcome = Outcome::default();
         run(&mut self.workers, &setup, &self.tt, &self.control, &outcome);
@@ -178,7 +182,7 @@ fn opening(cfg: &SelfPlayConfig, rng: &mut Rng, player: &mut Player) -> GameReco
                 ..Limits::default()
             };
             player.tt.clear();
-            match player.search(&rec, &limits, cfg.search_move_limit).1 {
+            match player.search(&rec, &limits, cfg).1 {
                 Some(Score::Cp(cp)) if cp.abs() <= max_cp => {}
                 _ => continue,
             }
@@ -203,7 +207,7 @@ pub fn play_game(cfg: &SelfPlayConfig, seed: u64, index: u64) -> PlayedGame {
         if rec.moves().len() >= cfg.max_plies {
             break (GameResult::Draw, Ending::MaxPlies);
         }
-        let (best, score) = player.search(&rec, &cfg.limits, cfg.search_move_limit);
+        let (best, score) = player.search(&rec, &cfg.limits, cfg);
         let Some(best) = best else {
             // No legal move: the verdict above would have ended the game.
             break (GameResult::Draw, Ending::MaxPlies);

@@ -45,6 +45,7 @@ pub fn play_game(cfg: &GenConfig, index: usize) -> Vec<String> {
         move_limit: DEFAULT_MOVE_LIMIT,
         search_move_limit: DEFAULT_MOVE_LIMIT,
         max_plies: MAX_PLIES,
+        net: Some(crate::eval::nnue::default_net()),
     };
     let game = play(&selfplay, cfg.seed, index as u64);
     let r = match game.result {

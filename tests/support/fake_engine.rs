@@ -3,7 +3,7 @@
 //! and, on its N-th move of each game, misbehaves as told:
 //!
 //! `fake-engine [--proto uci|ucci|ucci-strict|both] [--millis] [--misbehave MODE] [--at N] [--seed S]
-//! [--score CP] [--think MS] [--weak] [--draw]` (`--weak`: seeded random moves only; `--draw`:
+//! [--score CP] [--think MS] [--weak] [--draw] [--stderr TEXT]` (`--weak`: seeded random moves only; `--draw`:
 //! every UCCI `bestmove` offers a draw), MODE one of `legal` (default), `illegal`, `malformed`, `hang`, `crash`,
 //! `overstep` (answers 300 ms after its clock ran out), `nomove` (`nobestmove` or
 //! `bestmove (none)`), `resign` (`bestmove <move> resign`), `margin` (answers 40 ms after its
@@ -84,6 +84,11 @@ fn parse_args() -> Config {
             }
             "--score" => {
                 c.score = Some(value.parse().expect("--score CP"));
+                i += 1;
+            }
+            // Writes its value to stderr once (for the runner's stderr logs).
+            "--stderr" => {
+                eprintln!("{value}");
                 i += 1;
             }
             other => panic!("unknown argument {other}"),

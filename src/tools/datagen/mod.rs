@@ -83,7 +83,7 @@ impl DatagenSummary {
 fn settings_key(cfg: &DatagenConfig) -> String {
     let sp = &cfg.selfplay;
     format!(
-        "nodes={:?} depth={:?} opening={}-{} check={:?} adjudication={:?} move_limit={} search_move_limit={} max_plies={}",
+        "nodes={:?} depth={:?} opening={}-{} check={:?} adjudication={:?} move_limit={} search_move_limit={} max_plies={}{}",
         sp.limits.nodes,
         sp.limits.depth,
         sp.opening_plies.start(),
@@ -92,7 +92,11 @@ fn settings_key(cfg: &DatagenConfig) -> String {
         sp.adjudication,
         sp.move_limit,
         sp.search_move_limit,
-        sp.max_plies
+        sp.max_plies,
+        // Hand-written runs keep the key earlier runs wrote.
+        sp.net
+            .as_ref()
+            .map_or(String::new(), |n| format!(" net={:08x}", n.checksum()))
     )
 }
 
@@ -266,6 +270,7 @@ mod tests {
                 move_limit: 60,
                 search_move_limit: 0,
                 max_plies: 200,
+                net: None,
             },
             out,
             progress: false,

@@ -1,5 +1,6 @@
 //! The `chuhan match` command line (clap), turned into a `MatchConfig`.
 
+use crate::tools::interrupt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -50,7 +51,9 @@ impl Args for EngineArgs {
                 .value_name("SETTING")
                 .help(
                     "An engine (two or more, round robin): cmd=PATH [name=NAME] \
-                     [proto=uci|ucci|auto] [dir=DIR] [arg=ARG]... [option.NAME=VALUE | NAME=VALUE]...",
+                     [proto=uci|ucci|auto] [dir=DIR] [arg=ARG]... [stderr=FILE] \
+                     [option.NAME=VALUE | NAME=VALUE]... (one shell word per setting; \
+                     a value may hold spaces)",
                 ),
         )
     }
@@ -113,16 +116,35 @@ pub struct MatchArgs {
     /// PGN Event tag.
     #[arg(long, default_value = "chuhan match")]
     event: String,
+    /// Keep each engine's stderr in DIR/NAME.stderr (an engine's own stderr=FILE wins).
+    #[arg(long)]
+    log_dir: Option<PathBuf>,
 }
 
 impl MatchArgs {
     pub fn into_config(self) -> Result<MatchConfig, String> {
-        let engines = self
+        // A shell word is one setting: a value with spaces or commas (a path) is quoted
+        // before the words are joined.
+        let quote = |w: &String| match w.split_once('=') {
+            Some((k, v)) if v.contains([' ', ',']) && !v.starts_with('"') => format!("{k}=\"{v}\""),
+            _ => w.clone(),
+        };
+        let mut engines = self
             .engines
             .0
             .iter()
-            .map(|words| words.join(" ").parse::<EngineSpec>())
+            .map(|words| {
+                let words: Vec<String> = words.iter().map(quote).collect();
+                words.join(" ").parse::<EngineSpec>()
+            })
             .collect::<Result<Vec<_>, _>>()?;
+        if let Some(dir) = &self.log_dir {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            for e in engines.iter_mut().filter(|e| e.stderr.is_none()) {
+                e.stderr = Some(dir.join(format!("{}.stderr", e.name)));
+            }
+        }
         let limit = match (self.tc, self.movetime, self.depth, self.nodes) {
             (Some(tc), ..) => Limit::Clock(tc),
             (_, Some(ms), ..) => Limit::MoveTime(ms),
@@ -162,17 +184,19 @@ impl MatchArgs {
 
 /// Runs `chuhan match` and prints the report on stdout.
 pub fn run_cli(args: MatchArgs) -> ExitCode {
+    interrupt::install();
     let result = args.into_config().and_then(|config| {
         let result = run_match(&config)?;
-        Ok(format_report(
-            &result,
-            config.sprt,
-            &config.rules.limit.to_string(),
-        ))
+        let report = format_report(&result, config.sprt, &config.rules.limit.to_string());
+        Ok((report, result.interrupted))
     });
     match result {
-        Ok(report) => {
+        Ok((report, interrupted)) => {
             print!("{report}");
+            if interrupted {
+                eprintln!("match interrupted: the report and the PGN hold the finished games");
+                return ExitCode::from(130);
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -2,6 +2,7 @@
 //! every move; the runner judges the engines (illegal or malformed moves, the clock, hangs,
 //! crashes, resignations) and, when asked, adjudicates by score.
 
+use crate::tools::interrupt;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -59,6 +60,8 @@ pub enum Termination {
     AdjudicatedDraw,
     /// UCCI draw flags on two moves in a row: an offer and its acceptance.
     DrawAgreed,
+    /// Cut off by a stop request (signal): no result, not counted.
+    Interrupted,
 }
 
 impl Termination {
@@ -84,6 +87,7 @@ impl Termination {
             Termination::AdjudicatedResign { .. } => "adjudicated resign",
             Termination::AdjudicatedDraw => "adjudicated draw",
             Termination::DrawAgreed => "draw agreed",
+            Termination::Interrupted => "interrupted",
         }
     }
 }
@@ -108,6 +112,7 @@ impl fmt::Display for Termination {
             }
             Termination::AdjudicatedDraw => write!(f, "draw by adjudication"),
             Termination::DrawAgreed => write!(f, "draw by agreement"),
+            Termination::Interrupted => write!(f, "interrupted"),
         }
     }
 }
@@ -267,6 +272,9 @@ pub fn play_game(
         if let Some(v) = record.verdict(rules.move_limit) {
             return end(v.result, Termination::Rules(v.reason), moves, restart);
         }
+        if interrupt::requested() {
+            return end(GameResult::Draw, Termination::Interrupted, moves, restart);
+        }
         let side = record.position().side_to_move();
         let engine = &mut *engines[side.index()];
         let mut go = engine.dialect().go(&rules.limit, side, &clocks);
@@ -291,6 +299,9 @@ pub fn play_game(
         let reply = sent
             .map_err(Failure::Closed)
             .and_then(|()| await_reply(engine, started, flag, deadline));
+        if interrupt::requested() {
+            return end(GameResult::Draw, Termination::Interrupted, moves, restart);
+        }
         let Answer {
             reply,
             elapsed,

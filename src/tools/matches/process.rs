@@ -2,6 +2,7 @@
 //! in and out with deadlines. A reader thread turns stdout into a channel so that every read
 //! can time out; a closed channel means the engine died or closed its pipe.
 
+use crate::tools::interrupt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -13,6 +14,8 @@ use super::spec::{EngineSpec, Protocol};
 
 /// How long auto-detection waits for `uciok` before it tries `ucci`.
 const AUTO_PROBE: Duration = Duration::from_millis(1500);
+/// How often a wait for an engine looks for a stop request.
+const INTERRUPT_POLL: Duration = Duration::from_millis(50);
 /// How long a quitting engine may take before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
 
@@ -86,7 +89,15 @@ impl EngineProcess {
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(match &spec.stderr {
+                Some(path) => std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map(Stdio::from)
+                    .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
+                None => Stdio::null(),
+            });
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
@@ -190,16 +201,21 @@ impl EngineProcess {
             .map_err(|e| format!("{}: cannot write: {e}", self.name))
     }
 
-    /// The next line, waiting at most until `deadline`.
+    /// The next line, waiting at most until `deadline` (a stop request cuts the wait short, as
+    /// a timeout).
     pub fn recv(&mut self, deadline: Instant) -> Wait {
-        let timeout = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(timeout) {
-            Ok(line) => {
-                log::trace!("{} > {line}", self.name);
-                Wait::Line(line)
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left.min(INTERRUPT_POLL)) {
+                Ok(line) => {
+                    log::trace!("{} > {line}", self.name);
+                    return Wait::Line(line);
+                }
+                Err(RecvTimeoutError::Timeout)
+                    if left > INTERRUPT_POLL && !interrupt::requested() => {}
+                Err(RecvTimeoutError::Timeout) => return Wait::Timeout,
+                Err(RecvTimeoutError::Disconnected) => return Wait::Closed,
             }
-            Err(RecvTimeoutError::Timeout) => Wait::Timeout,
-            Err(RecvTimeoutError::Disconnected) => Wait::Closed,
         }
     }
 

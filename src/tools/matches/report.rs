@@ -176,6 +176,7 @@ mod tests {
             terminations: BTreeMap::from([("checkmate", 30), ("repetition", 10)]),
             games: Vec::new(),
             sprt,
+            interrupted: false,
         }
     }
 

@@ -19,6 +19,7 @@ use super::report::Progress;
 use super::spec::EngineSpec;
 use super::sprt::{Sprt, SprtDecision};
 use super::stats::{Pentanomial, Wdl};
+use crate::tools::interrupt;
 use crate::tools::pgn::today;
 
 pub struct MatchConfig {
@@ -107,6 +108,8 @@ pub struct MatchResult {
     pub games: Vec<FinishedGame>,
     /// Final LLR and decision when an SPRT ran.
     pub sprt: Option<(f64, SprtDecision)>,
+    /// A stop request (signal, panic) ended the match early; games under way were dropped.
+    pub interrupted: bool,
 }
 
 impl MatchResult {
@@ -225,6 +228,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchResult, String> {
         terminations: BTreeMap::new(),
         games: Vec::new(),
         sprt: None,
+        interrupted: false,
     };
     let progress = Progress::new(config.progress, jobs.len() as u64);
     let next = AtomicUsize::new(0);
@@ -239,7 +243,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchResult, String> {
             let (jobs, pairs, next, stop) = (&jobs, &pairs, &next, &stop);
             scope.spawn(move || {
                 let mut procs: Vec<Option<EngineProcess>> = (0..n).map(|_| None).collect();
-                while !stop.load(Ordering::Relaxed) {
+                while !stop.load(Ordering::Relaxed) && !interrupt::requested() {
                     let Some(&job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
@@ -252,6 +256,10 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchResult, String> {
         }
         drop(tx);
         for (job, game) in rx {
+            if game.outcome.termination == Termination::Interrupted {
+                result.interrupted = true;
+                continue;
+            }
             result.pairings[job.pairing].add(&game, job.game / 2);
             *result
                 .terminations
@@ -281,6 +289,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchResult, String> {
         }
     });
     progress.finish();
+    result.interrupted |= interrupt::requested();
     if let Some(e) = pgn_error {
         log::error!("writing the PGN failed: {e}");
     }

@@ -1,5 +1,6 @@
 //! An engine as the user describes it on the command line:
-//! `cmd=PATH name=NAME [proto=uci|ucci|auto] [dir=DIR] [arg=ARG]... [option.NAME=VALUE | NAME=VALUE]...`.
+//! `cmd=PATH name=NAME [proto=uci|ucci|auto] [dir=DIR] [arg=ARG]... [stderr=FILE]
+//! [option.NAME=VALUE | NAME=VALUE]...`; a value in double quotes may hold spaces and commas.
 
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -23,6 +24,28 @@ pub struct EngineSpec {
     pub protocol: Protocol,
     /// Options sent after the handshake, in the order given (`option.Hash=64` gives `Hash`).
     pub options: Vec<(String, String)>,
+    /// Where the engine's stderr goes (appended); `None` discards it.
+    pub stderr: Option<PathBuf>,
+}
+
+/// Splits at spaces and commas outside double quotes; the quotes are dropped.
+fn words(s: &str) -> Vec<String> {
+    let (mut out, mut word, mut quoted) = (Vec::new(), String::new(), false);
+    for c in s.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ' ' | ',' if !quoted => {
+                if !word.is_empty() {
+                    out.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
 }
 
 impl FromStr for EngineSpec {
@@ -41,13 +64,14 @@ impl FromStr for EngineSpec {
             dir: None,
             protocol: Protocol::Auto,
             options: Vec::new(),
+            stderr: None,
         };
         let mut pending = String::new();
-        for word in s.split([' ', ',']).filter(|w| !w.is_empty()) {
+        for word in words(s) {
             if !pending.is_empty() {
                 pending.push(' ');
             }
-            pending.push_str(word);
+            pending.push_str(&word);
             if !word.contains('=') {
                 continue;
             }
@@ -58,6 +82,7 @@ impl FromStr for EngineSpec {
                 "name" => name = Some(value.to_string()),
                 "dir" => spec.dir = Some(PathBuf::from(value)),
                 "arg" => spec.args.push(value.to_string()),
+                "stderr" => spec.stderr = Some(PathBuf::from(value)),
                 "proto" => {
                     spec.protocol = match value {
                         "uci" => Protocol::Uci,
@@ -108,6 +133,18 @@ mod tests {
                 ("Move Overhead".to_string(), "30".to_string())
             ]
         );
+    }
+
+    #[test]
+    fn quoted_values_keep_spaces_and_commas() {
+        let s: EngineSpec =
+            r#"cmd="/opt/my engines/ee, 3.3" name=ee stderr="/tmp/ee log.txt" arg="a b""#
+                .parse()
+                .unwrap();
+        assert_eq!(s.cmd, PathBuf::from("/opt/my engines/ee, 3.3"));
+        assert_eq!(s.stderr, Some(PathBuf::from("/tmp/ee log.txt")));
+        assert_eq!(s.args, vec!["a b".to_string()]);
+        assert_eq!(s.name, "ee");
     }
 
     #[test]

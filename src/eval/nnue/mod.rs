@@ -1,0 +1,115 @@
+//! The learned evaluation: a (1260 → 256) × 2 → 1 net with a squared clipped ReLU, the
+//! feature layer kept incrementally (`accumulator`), integer kernels for AVX-512, AVX2 and
+//! portable code (`simd`). The default net is built into the binary.
+
+pub mod accumulator;
+pub mod features;
+pub mod network;
+pub mod simd;
+
+use std::sync::{Arc, LazyLock};
+
+use crate::board::Color;
+use accumulator::Accumulator;
+use network::{HIDDEN, Network, QA, QB, SCALE};
+use simd::Kernel;
+
+/// The net `cargo build` embeds (see `nets/README.md`).
+static DEFAULT_BYTES: &[u8] = include_bytes!("../../../nets/default.nnue");
+
+/// The embedded net.
+pub fn default_net() -> Arc<Network> {
+    static NET: LazyLock<Arc<Network>> = LazyLock::new(|| {
+        Arc::new(Network::from_bytes(DEFAULT_BYTES).expect("the embedded net is valid"))
+    });
+    NET.clone()
+}
+
+/// The net's evaluation in centipawns for `side` to move, from the accumulated sums.
+#[inline(always)]
+pub fn evaluate(k: Kernel, net: &Network, acc: &Accumulator, side: Color) -> i32 {
+    let (us, them) = (&acc.views[side.index()], &acc.views[side.flip().index()]);
+    let sum = simd::screlu_dot(k, us, &net.out_weights[..HIDDEN])
+        + simd::screlu_dot(k, them, &net.out_weights[HIDDEN..]);
+    let out = sum / i64::from(QA) + i64::from(net.out_bias);
+    (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use network::random_net;
+    use proptest::prelude::*;
+
+    fn fresh(k: Kernel, net: &Network, pos: &Position) -> Accumulator {
+        let mut a = Accumulator::ZERO;
+        a.refresh(k, net, pos);
+        a
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// Random games: the sums kept move by move equal a fresh count, on every kernel, and
+        /// every kernel evaluates alike.
+        #[test]
+        fn incremental_sums_match_a_refresh(seed in any::<u64>(), plies in 1usize..120) {
+            let net = random_net(11);
+            let kernels = Kernel::available();
+            let mut rng = crate::tools::selfplay::Rng::new(seed);
+            let mut pos = Position::startpos();
+            let mut accs: Vec<Accumulator> =
+                kernels.iter().map(|&k| fresh(k, &net, &pos)).collect();
+            for _ in 0..plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = *moves.get(rng.below(moves.len())).unwrap();
+                for (a, &k) in accs.iter_mut().zip(&kernels) {
+                    let parent = *a;
+                    a.update(k, &net, &parent, &pos, m);
+                }
+                pos.do_move(m);
+                let want = fresh(Kernel::Portable, &net, &pos);
+                let v = evaluate(Kernel::Portable, &net, &want, pos.side_to_move());
+                for (a, &k) in accs.iter().zip(&kernels) {
+                    prop_assert_eq!(a.views, want.views, "{:?} after {}", k, m);
+                    prop_assert_eq!(evaluate(k, &net, a, pos.side_to_move()), v);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_two_views_of_mirrored_colours_agree() {
+        // The same position with colours and ranks swapped evaluates the same for the mover.
+        let net = random_net(3);
+        let p = Position::from_fen(
+            "3akab2/9/4b3n/p3p1p1p/2p6/9/P1P1P1P1P/1C2C3N/9/1NBAKAB2 b - - 0 12",
+        )
+        .unwrap();
+        let q = Position::from_fen(
+            "1nbakab2/9/1c2c3n/p1p1p1p1p/9/2P6/P3P1P1P/4B3N/9/3AKAB2 w - - 0 12",
+        )
+        .unwrap();
+        let k = Kernel::Portable;
+        assert_eq!(
+            evaluate(k, &net, &fresh(k, &net, &p), p.side_to_move()),
+            evaluate(k, &net, &fresh(k, &net, &q), q.side_to_move())
+        );
+    }
+
+    #[test]
+    fn the_embedded_net_loads() {
+        let net = default_net();
+        let pos = Position::startpos();
+        let v = evaluate(
+            Kernel::best(),
+            &net,
+            &fresh(Kernel::best(), &net, &pos),
+            pos.side_to_move(),
+        );
+        assert!(v.abs() < 200, "{v}");
+    }
+}

@@ -1,0 +1,366 @@
+//! `chuhan train`: fits the net to `chuhan datagen` data on every core of a CPU.
+//!
+//! Loss: (sigmoid(eval / K) − target)², target = λ · result + (1 − λ) · sigmoid(score / K),
+//! both from the side to move's view. Adam on shuffled mini-batches, the step size annealed by
+//! a cosine from `lr` to `final_lr`; every position is seen mirrored left to right in every
+//! other epoch. Whole games are held out (one in `holdout_every`, games told apart by the ply
+//! falling) and their loss printed each epoch. Each epoch writes the float parameters
+//! (`last.params`, to resume with `--init`) and the quantised net (`epoch-N.nnue`); the end
+//! writes the final net as `net.nnue` (also after zero epochs: a checkpoint re-quantised).
+
+pub mod model;
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::tools::datagen::record::Record;
+use crate::tools::selfplay::Rng;
+use model::{Active, PARAMS, Params, Target, backward, loss};
+
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    pub final_lr: f32,
+    pub target: Target,
+    /// One game in this many is held out.
+    pub holdout_every: usize,
+    pub seed: u64,
+    /// Float parameters to start from (`last.params` of an earlier run).
+    pub init: Option<PathBuf>,
+    pub out: PathBuf,
+    pub progress: bool,
+}
+
+/// One epoch's figures.
+#[derive(Clone, Copy, Debug)]
+pub struct EpochReport {
+    pub epoch: usize,
+    pub train_loss: f64,
+    pub holdout_loss: f64,
+    pub positions_per_second: f64,
+}
+
+/// Splits records into training and held-out positions by whole games.
+pub fn split_games(records: &[Record], holdout_every: usize) -> (Vec<Record>, Vec<Record>) {
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    let mut game = 0usize;
+    let mut last_ply = None;
+    for r in records {
+        if last_ply.is_some_and(|p| r.ply() <= p) {
+            game += 1;
+        }
+        last_ply = Some(r.ply());
+        if holdout_every > 0 && game % holdout_every == holdout_every - 1 {
+            held.push(*r);
+        } else {
+            train.push(*r);
+        }
+    }
+    (train, held)
+}
+
+/// Mean loss over `records` of the hand-written evaluation, the baseline a net must beat.
+pub fn hand_written_loss(records: &[Record], target: Target) -> f64 {
+    if records.is_empty() {
+        return 0.0;
+    }
+    let sum: f64 = records
+        .par_iter()
+        .map(|r| {
+            let eval = crate::eval::evaluate(&r.position()) as f32;
+            let e = 1.0 / (1.0 + (-eval / target.k).exp()) - target.of(r);
+            f64::from(e * e)
+        })
+        .sum();
+    sum / records.len() as f64
+}
+
+/// Mean absolute difference in centipawns between the float net and its quantised integer
+/// net over `records`.
+pub fn quantisation_error(p: &Params, records: &[Record]) -> f64 {
+    use crate::eval::nnue::{accumulator::Accumulator, evaluate, simd::Kernel};
+    let net = p.quantise();
+    if records.is_empty() {
+        return 0.0;
+    }
+    let sum: f64 = records
+        .par_iter()
+        .map(|r| {
+            let pos = r.position();
+            let mut acc = Accumulator::ZERO;
+            acc.refresh(Kernel::best(), &net, &pos);
+            let int = evaluate(Kernel::best(), &net, &acc, pos.side_to_move());
+            f64::from((model::forward(p, &Active::of(r, false)) - int as f32).abs())
+        })
+        .sum();
+    sum / records.len() as f64
+}
+
+/// Mean loss over `records` (unmirrored).
+pub fn mean_loss(p: &Params, records: &[Record], target: Target) -> f64 {
+    if records.is_empty() {
+        return 0.0;
+    }
+    let sum: f64 = records
+        .par_iter()
+        .map(|r| f64::from(loss(p, &Active::of(r, false), target.of(r), target.k)))
+        .sum();
+    sum / records.len() as f64
+}
+
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    t: i32,
+}
+
+impl Adam {
+    const BETA1: f32 = 0.9;
+    const BETA2: f32 = 0.999;
+    const EPS: f32 = 1e-8;
+
+    fn new() -> Adam {
+        Adam {
+            m: vec![0.0; PARAMS],
+            v: vec![0.0; PARAMS],
+            t: 0,
+        }
+    }
+
+    fn step(&mut self, p: &mut Params, g: &Params, lr: f32) {
+        self.t += 1;
+        let c1 = 1.0 - Self::BETA1.powi(self.t);
+        let c2 = 1.0 - Self::BETA2.powi(self.t);
+        let step = lr * c2.sqrt() / c1;
+        p.0.par_iter_mut()
+            .zip(self.m.par_iter_mut().zip(self.v.par_iter_mut()))
+            .zip(g.0.par_iter())
+            .for_each(|((w, (m, v)), &g)| {
+                *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
+                *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
+                *w -= step * *m / (v.sqrt() + Self::EPS);
+            });
+    }
+}
+
+/// One batch's mean gradient and summed loss.
+fn batch_gradient(p: &Params, batch: &[Record], target: Target, mirror: bool) -> (Params, f64) {
+    let threads = rayon::current_num_threads().max(1);
+    let chunk = batch.len().div_ceil(threads).max(1);
+    let (mut g, loss) = batch
+        .par_chunks(chunk)
+        .map(|c| {
+            let mut g = Params::zeros();
+            let mut l = 0.0f64;
+            for r in c {
+                l += f64::from(backward(
+                    p,
+                    &Active::of(r, mirror),
+                    target.of(r),
+                    target.k,
+                    &mut g,
+                ));
+            }
+            (g, l)
+        })
+        .reduce(
+            || (Params::zeros(), 0.0),
+            |(mut a, la), (b, lb)| {
+                a.0.iter_mut().zip(&b.0).for_each(|(x, y)| *x += y);
+                (a, la + lb)
+            },
+        );
+    let n = batch.len() as f32;
+    g.0.iter_mut().for_each(|x| *x /= n);
+    (g, loss)
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(tmp, path)
+}
+
+/// Trains on `train`, reporting each epoch (also through `on_epoch`); returns the parameters.
+pub fn train(
+    cfg: &TrainConfig,
+    mut train: Vec<Record>,
+    holdout: &[Record],
+    on_epoch: &mut dyn FnMut(&EpochReport),
+) -> io::Result<Params> {
+    std::fs::create_dir_all(&cfg.out)?;
+    let mut p = match &cfg.init {
+        Some(path) => Params::from_bytes(&std::fs::read(path)?)
+            .ok_or_else(|| io::Error::other(format!("{} is no parameter file", path.display())))?,
+        None => Params::random(cfg.seed),
+    };
+    let mut adam = Adam::new();
+    let mut rng = Rng::new(cfg.seed);
+    let batch = cfg.batch.max(1);
+    let batches = train.len().div_ceil(batch);
+    let bar = if cfg.progress {
+        ProgressBar::new((batches * cfg.epochs) as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} batches  {msg}")
+            .expect("valid template"),
+    );
+    for epoch in 1..=cfg.epochs {
+        let began = Instant::now();
+        // Fisher–Yates.
+        for i in (1..train.len()).rev() {
+            train.swap(i, rng.below(i + 1));
+        }
+        let progress = (epoch - 1) as f32 / cfg.epochs.max(1) as f32;
+        let lr = cfg.final_lr
+            + 0.5 * (cfg.lr - cfg.final_lr) * (1.0 + (std::f32::consts::PI * progress).cos());
+        let mirror = epoch % 2 == 0;
+        let mut sum = 0.0;
+        for b in train.chunks(batch) {
+            let (g, l) = batch_gradient(&p, b, cfg.target, mirror);
+            adam.step(&mut p, &g, lr);
+            p.clip();
+            sum += l;
+            bar.inc(1);
+        }
+        let report = EpochReport {
+            epoch,
+            train_loss: sum / train.len().max(1) as f64,
+            holdout_loss: mean_loss(&p, holdout, cfg.target),
+            positions_per_second: train.len() as f64 / began.elapsed().as_secs_f64().max(1e-9),
+        };
+        bar.set_message(format!(
+            "epoch {epoch}: train {:.6} held-out {:.6}",
+            report.train_loss, report.holdout_loss
+        ));
+        write_atomically(&cfg.out.join("last.params"), &p.to_bytes())?;
+        write_atomically(
+            &cfg.out.join(format!("epoch-{epoch}.nnue")),
+            &p.quantise().to_bytes(),
+        )?;
+        bar.suspend(|| on_epoch(&report));
+    }
+    bar.finish_and_clear();
+    write_atomically(&cfg.out.join("net.nnue"), &p.quantise().to_bytes())?;
+    Ok(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::eval::nnue::accumulator::Accumulator;
+    use crate::eval::nnue::simd::Kernel;
+    use crate::rules::GameResult;
+
+    /// Positions labelled by material: the side a rook up wins.
+    fn toy_data() -> Vec<Record> {
+        let mut out = Vec::new();
+        let mut rng = Rng::new(9);
+        for game in 0..60u32 {
+            let mut pos = Position::startpos();
+            for ply in 0..24 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = *moves.get(rng.below(moves.len())).unwrap();
+                pos.do_move(m);
+                let count = |c| pos.count(c, crate::board::PieceType::Rook) as i32;
+                let diff = count(crate::Color::Red) - count(crate::Color::Black);
+                let result = match diff.signum() {
+                    1 => GameResult::RedWins,
+                    -1 => GameResult::BlackWins,
+                    _ => GameResult::Draw,
+                };
+                let stm = if pos.side_to_move() == crate::Color::Red {
+                    1
+                } else {
+                    -1
+                };
+                out.push(Record::new(
+                    &pos,
+                    300 * diff * stm,
+                    result,
+                    10 + ply + game % 2,
+                ));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn training_lowers_the_held_out_loss() {
+        let (train_set, held) = split_games(&toy_data(), 5);
+        assert!(!held.is_empty() && train_set.len() > 4 * held.len() / 2);
+        let target = Target {
+            lambda: 0.5,
+            k: 400.0,
+        };
+        let dir = std::env::temp_dir().join(format!("chuhan-train-{}", std::process::id()));
+        let cfg = TrainConfig {
+            epochs: 6,
+            batch: 64,
+            lr: 0.01,
+            final_lr: 0.001,
+            target,
+            holdout_every: 5,
+            seed: 1,
+            init: None,
+            out: dir.clone(),
+            progress: false,
+        };
+        let before = mean_loss(&Params::random(1), &held, target);
+        let mut reports = Vec::new();
+        let p = train(&cfg, train_set, &held, &mut |r| reports.push(*r)).unwrap();
+        let after = mean_loss(&p, &held, target);
+        assert!(after < before * 0.8, "{before} -> {after}");
+        assert_eq!(reports.len(), 6);
+        // The checkpoint resumes to the same parameters; the exported net loads.
+        let saved = Params::from_bytes(&std::fs::read(dir.join("last.params")).unwrap()).unwrap();
+        assert_eq!(saved, p);
+        let bytes = std::fs::read(dir.join("epoch-6.nnue")).unwrap();
+        crate::eval::nnue::network::Network::from_bytes(&bytes).unwrap();
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn the_quantised_net_matches_the_float_net() {
+        let mut p = Params::random(4);
+        // Larger biases, so that activations spread over the clipped range.
+        let mut rng = Rng::new(2);
+        for b in &mut p.0[model::FT_BIAS..model::OUT_W] {
+            *b = (rng.below(1000) as f32 / 1000.0) * 0.5;
+        }
+        // Output weights of a trained net's size.
+        for w in &mut p.0[model::OUT_W..model::OUT_B] {
+            *w = (rng.below(2001) as f32 / 1000.0 - 1.0) * 0.45;
+        }
+        let net = p.quantise();
+        let mut total = 0.0;
+        let n = 30;
+        for fen in crate::search::bench::bench_fens().take(n) {
+            let pos = Position::from_fen(fen).unwrap();
+            let r = Record::new(&pos, 0, GameResult::Draw, 0);
+            let float = model::forward(&p, &Active::of(&r, false));
+            let mut acc = Accumulator::ZERO;
+            acc.refresh(Kernel::Portable, &net, &pos);
+            let int = crate::eval::nnue::evaluate(Kernel::Portable, &net, &acc, pos.side_to_move());
+            // Rounding (1/2040 per feature weight, 1/512 per output weight) adds up over the
+            // 512 units of this dense random net to a few centipawns.
+            let err = (float - int as f32).abs();
+            eprintln!("{err}");
+            assert!(err <= 15.0, "{fen}: {float} vs {int}");
+            total += err;
+        }
+        assert!(total / n as f32 <= 4.0, "mean error {}", total / n as f32);
+    }
+}

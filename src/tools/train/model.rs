@@ -1,0 +1,228 @@
+//! The float net the trainer fits: the same shape as the engine's (`eval::nnue`), its forward
+//! and backward passes over the few active features of a position, and its quantisation into
+//! the engine's integer file.
+
+use crate::eval::nnue::features::{FEATURES, index, mirrored_index};
+use crate::eval::nnue::network::{HIDDEN, MAX_OUTPUT_WEIGHT, Network, QA, QB, QFT, SCALE};
+use crate::tools::datagen::record::Record;
+use crate::tools::selfplay::Rng;
+
+/// Weights are kept inside these so the quantised sums cannot overflow (see `Network`).
+pub const FT_WEIGHT_CLIP: f32 = 0.9;
+pub const BIAS_CLIP: f32 = 3.0;
+pub const OUT_WEIGHT_CLIP: f32 = 0.49;
+/// At most this many pieces on a board.
+const MAX_ACTIVE: usize = 32;
+
+/// Parameters (or their gradients, or Adam's moments): one flat vector, laid out as the
+/// feature weights (`FEATURES` rows of `HIDDEN`), the hidden biases, the output weights (side
+/// to move's view first), the output bias.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params(pub Vec<f32>);
+
+pub const FT_BIAS: usize = FEATURES * HIDDEN;
+pub const OUT_W: usize = FT_BIAS + HIDDEN;
+pub const OUT_B: usize = OUT_W + 2 * HIDDEN;
+pub const PARAMS: usize = OUT_B + 1;
+
+impl Params {
+    pub fn zeros() -> Params {
+        Params(vec![0.0; PARAMS])
+    }
+
+    /// Small random weights: the feature rows uniform in ±0.1, the output weights in ±0.05.
+    pub fn random(seed: u64) -> Params {
+        let mut rng = Rng::new(seed);
+        let mut uniform =
+            |r: f32| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 * r - r;
+        let mut p = Params::zeros();
+        for w in &mut p.0[..FT_BIAS] {
+            *w = uniform(0.1);
+        }
+        for w in &mut p.0[OUT_W..OUT_B] {
+            *w = uniform(0.05);
+        }
+        p
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.0.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    pub fn from_bytes(b: &[u8]) -> Option<Params> {
+        (b.len() == PARAMS * 4).then(|| {
+            Params(
+                b.chunks_exact(4)
+                    .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
+                    .collect(),
+            )
+        })
+    }
+
+    /// Keeps the weights where the integer net can hold them.
+    pub fn clip(&mut self) {
+        let (ft, rest) = self.0.split_at_mut(FT_BIAS);
+        let (bias, out) = rest.split_at_mut(HIDDEN);
+        for w in ft.iter_mut() {
+            *w = w.clamp(-FT_WEIGHT_CLIP, FT_WEIGHT_CLIP);
+        }
+        for w in &mut out[..2 * HIDDEN] {
+            *w = w.clamp(-OUT_WEIGHT_CLIP, OUT_WEIGHT_CLIP);
+        }
+        for b in bias {
+            *b = b.clamp(-BIAS_CLIP, BIAS_CLIP);
+        }
+    }
+
+    /// The engine's integer net.
+    pub fn quantise(&self) -> Network {
+        let q = |w: f32, scale: i32, max: i32| {
+            (w * scale as f32).round().clamp(-max as f32, max as f32) as i16
+        };
+        let ft_bias: Vec<i16> = self.0[FT_BIAS..OUT_W]
+            .iter()
+            .map(|&w| q(w, QFT, i16::MAX.into()))
+            .collect();
+        Network {
+            ft_weights: self.0[..FT_BIAS]
+                .iter()
+                .map(|&w| q(w, QFT, i16::MAX.into()))
+                .collect(),
+            ft_bias: ft_bias
+                .into_boxed_slice()
+                .try_into()
+                .expect("HIDDEN biases"),
+            out_weights: self.0[OUT_W..OUT_B]
+                .iter()
+                .map(|&w| q(w, QB, MAX_OUTPUT_WEIGHT.into()))
+                .collect(),
+            out_bias: (self.0[OUT_B] * (QA * QB) as f32).round() as i32,
+        }
+    }
+}
+
+/// The active features of a record for the side to move's view and the other's, mirrored left
+/// to right when asked.
+pub struct Active {
+    pub us: [u16; MAX_ACTIVE],
+    pub them: [u16; MAX_ACTIVE],
+    pub len: usize,
+}
+
+impl Active {
+    pub fn of(r: &Record, mirror: bool) -> Active {
+        let stm = r.side_to_move();
+        let mut a = Active {
+            us: [0; MAX_ACTIVE],
+            them: [0; MAX_ACTIVE],
+            len: 0,
+        };
+        let f = if mirror { mirrored_index } else { index };
+        for (sq, p) in r.pieces().take(MAX_ACTIVE) {
+            a.us[a.len] = f(stm, p, sq) as u16;
+            a.them[a.len] = f(stm.flip(), p, sq) as u16;
+            a.len += 1;
+        }
+        a
+    }
+
+    fn views(&self) -> [&[u16]; 2] {
+        [&self.us[..self.len], &self.them[..self.len]]
+    }
+}
+
+/// The feature-layer sums of one view.
+fn accumulate(p: &Params, features: &[u16], acc: &mut [f32; HIDDEN]) {
+    acc.copy_from_slice(&p.0[FT_BIAS..OUT_W]);
+    for &f in features {
+        let row = &p.0[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+        for (a, w) in acc.iter_mut().zip(row) {
+            *a += w;
+        }
+    }
+}
+
+fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+/// The net's output in centipawns for the side to move.
+pub fn forward(p: &Params, a: &Active) -> f32 {
+    let mut out = p.0[OUT_B];
+    let mut acc = [0.0f32; HIDDEN];
+    for (v, feats) in a.views().into_iter().enumerate() {
+        accumulate(p, feats, &mut acc);
+        let w = &p.0[OUT_W + v * HIDDEN..OUT_W + (v + 1) * HIDDEN];
+        out += acc.iter().zip(w).map(|(&x, &w)| screlu(x) * w).sum::<f32>();
+    }
+    out * SCALE as f32
+}
+
+/// What the loss compares against.
+#[derive(Clone, Copy, Debug)]
+pub struct Target {
+    /// Weight of the game result against the search score, 0 to 1.
+    pub lambda: f32,
+    /// Centipawns per unit of the sigmoid's input.
+    pub k: f32,
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl Target {
+    pub fn of(&self, r: &Record) -> f32 {
+        self.lambda * r.stm_result() + (1.0 - self.lambda) * sigmoid(r.score() as f32 / self.k)
+    }
+}
+
+/// Adds the gradient of one position's loss to `grad`; returns the loss,
+/// (sigmoid(eval / k) − target)².
+pub fn backward(p: &Params, a: &Active, target: f32, k: f32, grad: &mut Params) -> f32 {
+    let mut accs = [[0.0f32; HIDDEN]; 2];
+    let mut out = p.0[OUT_B];
+    for (v, feats) in a.views().into_iter().enumerate() {
+        accumulate(p, feats, &mut accs[v]);
+        let w = &p.0[OUT_W + v * HIDDEN..OUT_W + (v + 1) * HIDDEN];
+        out += accs[v]
+            .iter()
+            .zip(w)
+            .map(|(&x, &w)| screlu(x) * w)
+            .sum::<f32>();
+    }
+    let scale = SCALE as f32 / k;
+    let pred = sigmoid(out * scale);
+    let err = pred - target;
+    // d loss / d out.
+    let g = 2.0 * err * pred * (1.0 - pred) * scale;
+    grad.0[OUT_B] += g;
+    for (v, feats) in a.views().into_iter().enumerate() {
+        let mut dacc = [0.0f32; HIDDEN];
+        for j in 0..HIDDEN {
+            let x = accs[v][j];
+            let w = p.0[OUT_W + v * HIDDEN + j];
+            grad.0[OUT_W + v * HIDDEN + j] += g * screlu(x);
+            if x > 0.0 && x < 1.0 {
+                dacc[j] = g * w * 2.0 * x;
+            }
+        }
+        for (b, d) in grad.0[FT_BIAS..OUT_W].iter_mut().zip(&dacc) {
+            *b += d;
+        }
+        for &f in feats {
+            let row = &mut grad.0[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+            for (r, d) in row.iter_mut().zip(&dacc) {
+                *r += d;
+            }
+        }
+    }
+    err * err
+}
+
+/// The loss of one position without its gradient.
+pub fn loss(p: &Params, a: &Active, target: f32, k: f32) -> f32 {
+    let e = sigmoid(forward(p, a) / k) - target;
+    e * e
+}
