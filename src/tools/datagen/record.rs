@@ -104,38 +104,13 @@ impl Record {
 
     /// The position (counters unknown: halfmove 0, fullmove from the ply).
     pub fn position(&self) -> Position {
-        let mut board = [Piece::NONE; Square::COUNT];
+        let mut pos = Position::empty();
         for (sq, p) in self.pieces() {
-            board[sq.index()] = p;
+            pos.put(p, sq);
         }
-        let mut fen = String::with_capacity(100);
-        for rank in (0..10u8).rev() {
-            let mut gap = 0;
-            for file in 0..9u8 {
-                let p = board[Square::new(file, rank).index()];
-                if p.is_none() {
-                    gap += 1;
-                    continue;
-                }
-                if gap > 0 {
-                    fen.push(char::from(b'0' + gap));
-                    gap = 0;
-                }
-                fen.push(p.letter());
-            }
-            if gap > 0 {
-                fen.push(char::from(b'0' + gap));
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
-        let side = match self.side_to_move() {
-            Color::Red => 'w',
-            Color::Black => 'b',
-        };
-        let fen = format!("{fen} {side} - - 0 {}", self.ply() / 2 + 1);
-        Position::from_fen(&fen).expect("a record holds a legal position")
+        pos.set_side(self.side_to_move());
+        pos.set_counters(0, (self.ply() / 2 + 1) as u16);
+        pos
     }
 }
 
