@@ -189,11 +189,6 @@ impl Engine {
         self.net = default_net();
     }
 
-    /// The net's checksum (of the net searches use when `use_nnue` is on).
-    pub fn net_checksum(&self) -> u32 {
-        self.net.checksum()
-    }
-
     pub fn options(&self) -> &EngineOptions {
         &self.options
     }

@@ -65,7 +65,7 @@ impl Output {
 
     /// Appends lines to the debug log, if there is one: `HH:MM:SS.mmm << line` for input,
     /// `>>` for output.
-    pub fn log<S: AsRef<str>>(&self, direction: Direction, lines: &[S]) {
+    pub fn log(&self, direction: Direction, text: &str) {
         let mut log = self.log.lock().unwrap_or_else(|e| e.into_inner());
         let Some(file) = log.as_mut() else {
             return;
@@ -75,12 +75,12 @@ impl Output {
             Direction::Out => ">>",
         };
         let stamp = timestamp();
-        let mut text = String::new();
-        for line in lines {
-            text.push_str(&format!("{stamp} {arrow} {}\n", line.as_ref()));
+        let mut logged = String::new();
+        for line in text.lines() {
+            logged.push_str(&format!("{stamp} {arrow} {line}\n"));
         }
         // A log that cannot be written is dropped rather than disturbing the protocol.
-        if file.write_all(text.as_bytes()).is_err() {
+        if file.write_all(logged.as_bytes()).is_err() {
             *log = None;
         }
     }
@@ -97,7 +97,7 @@ impl Output {
         let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
         // Logged under the sink's lock and before the GUI can see the lines, so the log keeps
         // the order of the output and of the input that answers it.
-        self.log(Direction::Out, &text.lines().collect::<Vec<_>>());
+        self.log(Direction::Out, &text);
         // A write error means the GUI is gone; end of input follows and ends the session.
         let _ = sink.write_all(text.as_bytes()).and_then(|()| sink.flush());
     }
@@ -158,7 +158,7 @@ mod tests {
         let out = Output::new(std::io::sink());
         out.line("not logged");
         out.set_log(path.to_str().unwrap()).unwrap();
-        out.log(Direction::In, &["uci"]);
+        out.log(Direction::In, "uci");
         out.lines(&["id name chuhan", "uciok"]);
         out.set_log("").unwrap();
         out.line("not logged either");

@@ -83,7 +83,7 @@ impl Session {
 
     /// Carries out one input line.
     pub fn handle(&mut self, line: &str) -> Flow {
-        self.out.log(Direction::In, &[line]);
+        self.out.log(Direction::In, line);
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let mut notes = Notes::new();
         let parsed = self.dialect.parse(&tokens, self.millisec, &mut notes);

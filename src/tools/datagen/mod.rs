@@ -107,7 +107,7 @@ fn progress_path(out: &Path) -> PathBuf {
 }
 
 /// Where an earlier run of this seed and these settings stopped: (games, file length).
-fn resume_point(cfg: &DatagenConfig) -> io::Result<Option<(u64, u64)>> {
+fn resume_point(cfg: &DatagenConfig, settings: &str) -> io::Result<Option<(u64, u64)>> {
     let Ok(text) = std::fs::read_to_string(progress_path(&cfg.out)) else {
         return Ok(None);
     };
@@ -116,9 +116,7 @@ fn resume_point(cfg: &DatagenConfig) -> io::Result<Option<(u64, u64)>> {
             .find_map(|l| l.strip_prefix(name))
             .map(str::trim)
     };
-    if field("seed=") != Some(&cfg.seed.to_string())
-        || field("settings=") != Some(&settings_key(cfg))
-    {
+    if field("seed=") != Some(&cfg.seed.to_string()) || field("settings=") != Some(settings) {
         return Ok(None);
     }
     let num = |name: &str| field(name).and_then(|v| v.parse::<u64>().ok());
@@ -128,15 +126,14 @@ fn resume_point(cfg: &DatagenConfig) -> io::Result<Option<(u64, u64)>> {
     }
 }
 
-fn write_progress(cfg: &DatagenConfig, games: u64, bytes: u64) -> io::Result<()> {
+fn write_progress(cfg: &DatagenConfig, settings: &str, games: u64, bytes: u64) -> io::Result<()> {
     let path = progress_path(&cfg.out);
     let tmp = path.with_extension("progress.tmp");
     std::fs::write(
         &tmp,
         format!(
             "seed={}\nsettings={}\ngames={games}\nbytes={bytes}\n",
-            cfg.seed,
-            settings_key(cfg)
+            cfg.seed, settings
         ),
     )?;
     std::fs::rename(tmp, path)
@@ -154,7 +151,9 @@ fn game_records(game: &PlayedGame) -> Vec<Record> {
 /// Plays games `start..cfg.games` of the seed and appends their positions to `cfg.out`.
 /// Stops early, after the games under way, when `stop` is set.
 pub fn run(cfg: &DatagenConfig, stop: &AtomicBool) -> io::Result<DatagenSummary> {
-    let (start, keep) = match resume_point(cfg)? {
+    // Computed once: it hashes the net.
+    let settings = settings_key(cfg);
+    let (start, keep) = match resume_point(cfg, &settings)? {
         Some(p) => p,
         None => (0, std::fs::metadata(&cfg.out).map(|m| m.len()).unwrap_or(0)),
     };
@@ -166,7 +165,7 @@ pub fn run(cfg: &DatagenConfig, stop: &AtomicBool) -> io::Result<DatagenSummary>
     file.set_len(keep - keep % RECORD_BYTES as u64)?;
     let mut bytes = file.metadata()?.len();
     let mut out = BufWriter::new(file);
-    write_progress(cfg, start, bytes)?;
+    write_progress(cfg, &settings, start, bytes)?;
 
     let todo = cfg.games.saturating_sub(start);
     let bar = if cfg.progress {
@@ -217,7 +216,7 @@ pub fn run(cfg: &DatagenConfig, stop: &AtomicBool) -> io::Result<DatagenSummary>
                 out.flush()?;
                 bytes += (recs.len() * RECORD_BYTES) as u64;
                 written += 1;
-                write_progress(cfg, written, bytes)?;
+                write_progress(cfg, &settings, written, bytes)?;
                 summary.games += 1;
                 summary.positions += recs.len() as u64;
                 summary.results[match game.result {
