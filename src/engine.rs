@@ -10,8 +10,10 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use crate::board::{Move, Position};
-use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord};
+use crate::rules::GameRecord;
+use crate::search::driver::Noise;
 use crate::search::driver::THREAD_STACK;
+use crate::search::strength::Strength;
 use crate::search::{Control, SearchSetup, Worker, run};
 use crate::tt::{TranspositionTable, TtBound};
 
@@ -41,6 +43,8 @@ pub struct SearchInfo {
     pub multipv: u32,
     pub score: Score,
     pub bound: Bound,
+    /// Win, draw and loss chances of `score`, per mille (`eval::wdl`).
+    pub wdl: [u32; 3],
     pub nodes: u64,
     pub nps: u64,
     /// Permille of the hash table in use.
@@ -99,6 +103,8 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
 }
 
+/// What the options set for searches; the defaults are the option table's
+/// (`protocol::options::Settings::default()`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineOptions {
     pub hash_mb: usize,
@@ -110,20 +116,17 @@ pub struct EngineOptions {
     pub ponder: bool,
     /// Evaluate with the net (else the hand-written evaluation).
     pub use_nnue: bool,
+    /// Play at the strength `elo` (`search::strength`) instead of full strength.
+    pub limit_strength: bool,
+    pub elo: u64,
 }
 
-impl Default for EngineOptions {
-    fn default() -> Self {
-        EngineOptions {
-            hash_mb: 64,
-            threads: 1,
-            multipv: 1,
-            move_overhead_ms: 30,
-            move_limit: DEFAULT_MOVE_LIMIT,
-            ponder: false,
-            use_nnue: true,
-        }
-    }
+/// A seed that differs from run to run (std's hasher keys are random per process and per call).
+fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish()
 }
 
 /// What the hash table knows about a position (UCCI `probe` → `pophash`).
@@ -149,11 +152,12 @@ pub struct Engine {
     worker: Option<JoinHandle<Vec<Box<Worker>>>>,
     /// The net searches use when `use_nnue` is on: the embedded one or an `EvalFile`.
     net: Arc<Network>,
+    /// Seeds a strength-limited game's evaluation noise; drawn again each new game.
+    noise_seed: u64,
 }
 
 impl Engine {
-    pub fn new(reporter: Arc<dyn Reporter>) -> Engine {
-        let options = EngineOptions::default();
+    pub fn new(reporter: Arc<dyn Reporter>, options: EngineOptions) -> Engine {
         Engine {
             reporter,
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
@@ -164,6 +168,7 @@ impl Engine {
             workers: Vec::new(),
             worker: None,
             net: default_net(),
+            noise_seed: random_seed(),
         }
     }
 
@@ -216,6 +221,7 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.clear_hash();
         self.workers.clear();
+        self.noise_seed = random_seed();
     }
 
     /// Sets the game to search from; clears `banmoves`. Stops a running search.
@@ -254,8 +260,17 @@ impl Engine {
     }
 
     /// Starts a search and returns at once; reports `Info`s then exactly one `BestMove`.
-    pub fn go(&mut self, limits: Limits) {
+    pub fn go(&mut self, mut limits: Limits) {
         self.stop_and_wait();
+        let mut noise = Noise::default();
+        if self.options.limit_strength {
+            let s = Strength::of_elo(self.options.elo);
+            limits.nodes = Some(limits.nodes.map_or(s.nodes, |n| n.min(s.nodes)));
+            noise = Noise {
+                size: s.noise_cp,
+                seed: self.noise_seed,
+            };
+        }
         self.control.reset(limits.ponder);
         let threads = self.options.threads.max(1);
         let mut workers = std::mem::take(&mut self.workers);
@@ -272,6 +287,7 @@ impl Engine {
             move_limit: self.options.move_limit,
             start: Instant::now(),
             net: self.search_net(),
+            noise,
         };
         let reporter = Arc::clone(&self.reporter);
         let control = Arc::clone(&self.control);
@@ -355,13 +371,13 @@ mod tests {
 
     fn engine_with(multipv: usize, threads: usize) -> (Engine, Receiver<Report>) {
         let (tx, rx) = channel();
-        let mut e = Engine::new(Arc::new(Chan(tx)));
-        e.set_options(EngineOptions {
+        let options = EngineOptions {
             hash_mb: 8,
             multipv,
             threads,
-            ..EngineOptions::default()
-        });
+            ..crate::protocol::options::Settings::default().engine
+        };
+        let e = Engine::new(Arc::new(Chan(tx)), options);
         (e, rx)
     }
 
@@ -449,6 +465,25 @@ mod tests {
             }
         }
         false
+    }
+
+    /// A strength-limited search stops at its strength's node budget, whatever depth it is given,
+    /// and a limited engine plays legal moves.
+    #[test]
+    fn limited_strength_searches_within_its_node_budget() {
+        use crate::search::strength::{MIN_ELO, Strength};
+        let _serial = serial();
+        let (mut e, rx) = engine();
+        let mut options = e.options().clone();
+        options.limit_strength = true;
+        options.elo = MIN_ELO;
+        e.set_options(options);
+        let (infos, best) = search(&mut e, &rx, depth(60));
+        let budget = Strength::of_elo(MIN_ELO).nodes;
+        let last = infos.last().unwrap();
+        assert!(last.nodes <= budget + 64, "{} nodes", last.nodes);
+        assert!(last.depth < 60);
+        assert!(Position::startpos().is_legal(best.best.unwrap()));
     }
 
     #[test]

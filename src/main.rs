@@ -2,7 +2,7 @@
 //! the library's tools.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter};
+use std::io::{BufReader, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -71,6 +71,45 @@ enum Command {
     Datagen(DatagenArgs),
     /// Train the net on datagen files; writes checkpoints and quantised nets each epoch.
     Train(TrainArgs),
+    /// Fit the win/draw/loss model to datagen files; prints it and its held-out calibration.
+    WdlFit(WdlFitArgs),
+}
+
+#[derive(clap::Args)]
+struct WdlFitArgs {
+    /// Data files written by `chuhan datagen`.
+    #[arg(long, num_args = 1.., required = true)]
+    data: Vec<PathBuf>,
+    /// Hold out one game in this many for the calibration table.
+    #[arg(long, default_value_t = 10)]
+    holdout_every: usize,
+    /// Newton steps of the fit.
+    #[arg(long, default_value_t = 50)]
+    iterations: usize,
+}
+
+fn wdl_fit(a: WdlFitArgs) -> std::io::Result<()> {
+    use chuhan::eval::wdl::MODEL;
+    use chuhan::tools::wdl_fit::{Histogram, as_rust, calibration_table, fit};
+    let mut records = Vec::new();
+    for path in &a.data {
+        records.extend(chuhan::tools::datagen::read_records(path)?);
+    }
+    let (train_set, holdout) = chuhan::tools::train::split_games(&records, a.holdout_every);
+    let model = fit(&Histogram::new(&train_set), a.iterations);
+    let held = Histogram::new(&holdout);
+    // Written, not printed: a closed pipe (`| head`) is an error to report, not a panic.
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{} positions fitted, {} held out; held-out loss {:.5} (the model in the code: {:.5})",
+        train_set.len(),
+        holdout.len(),
+        held.loss(&model),
+        held.loss(&MODEL)
+    )?;
+    writeln!(out, "{}\n", as_rust(&model))?;
+    write!(out, "{}", calibration_table(&model, &holdout))
 }
 
 #[derive(clap::Args)]
@@ -311,6 +350,17 @@ fn parse_term(name: &str) -> Result<Term, String> {
         .ok_or_else(|| format!("no term named {name}"))
 }
 
+/// Success, or the error on stderr and exit status 2.
+fn exit_code(result: std::io::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -348,20 +398,9 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Match(args)) => chuhan::tools::matches::run_cli(*args),
-        Some(Command::Train(args)) => match train(args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            }
-        },
-        Some(Command::Datagen(args)) => match datagen(args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            }
-        },
+        Some(Command::Train(args)) => exit_code(train(args)),
+        Some(Command::Datagen(args)) => exit_code(datagen(args)),
+        Some(Command::WdlFit(args)) => exit_code(wdl_fit(args)),
         Some(Command::Tune(t)) => match tune(t) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

@@ -29,6 +29,8 @@ fn handshake_advertises_the_standard_options() {
         "newgame",
         "batch",
         "debug",
+        "limitstrength",
+        "elo",
     ] {
         assert!(
             lines

@@ -33,13 +33,75 @@ fn handshake_lists_the_options_and_no_variant() {
         "option name Move Overhead type spin",
         "option name Clear Hash type button",
         "option name Move Limit type spin default 120 min 0 max 1000",
+        "option name UCI_ShowWDL type check default false",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default ",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(option)),
             "missing {option}"
         );
     }
-    assert!(!lines.iter().any(|l| l.contains("UCI_")));
+    assert!(!lines.iter().any(|l| l.contains("UCI_Variant")));
+}
+
+#[test]
+fn show_wdl_adds_chances_that_sum_to_1000() {
+    let mut e = Engine::with_handshake("uci");
+    let infos = |e: &mut Engine| {
+        e.send("position startpos moves h2e2");
+        e.send("go depth 5");
+        let lines = e.until(is_bestmove, PROMPT);
+        lines
+            .into_iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect::<Vec<_>>()
+    };
+    assert!(infos(&mut e).iter().all(|l| !l.contains(" wdl ")));
+    e.send("setoption name UCI_ShowWDL value true");
+    let lines = infos(&mut e);
+    assert!(!lines.is_empty());
+    for l in &lines {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "wdl").expect("a wdl field");
+        assert!(words[..at].contains(&"score"), "{l}");
+        let wdl: Vec<u32> = words[at + 1..at + 4]
+            .iter()
+            .map(|w| w.parse().unwrap())
+            .collect();
+        assert_eq!(wdl.iter().sum::<u32>(), 1000, "{l}");
+        // The chances lean the way the score does.
+        let score = words.iter().position(|w| *w == "score").unwrap();
+        let value: i32 = words[score + 2].parse().unwrap();
+        match words[score + 1] {
+            "mate" if value > 0 => assert_eq!(wdl, [1000, 0, 0], "{l}"),
+            "mate" => assert_eq!(wdl, [0, 0, 1000], "{l}"),
+            _ if value > 0 => assert!(wdl[0] >= wdl[2], "{l}"),
+            _ if value < 0 => assert!(wdl[0] <= wdl[2], "{l}"),
+            _ => assert_eq!(wdl[0], wdl[2], "{l}"),
+        }
+    }
+    e.send("setoption name UCI_ShowWDL value false");
+    assert!(infos(&mut e).iter().all(|l| !l.contains(" wdl ")));
+}
+
+#[test]
+fn limited_strength_plays_legal_moves_under_a_clock() {
+    let mut e = Engine::with_handshake("uci");
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1");
+    let lines = e.until(|l| l.starts_with("info string"), PROMPT);
+    assert!(lines[0].contains("out of range"), "{lines:?}");
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..6 {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send("go wtime 1000 btime 1000 winc 10 binc 10");
+        let lines = e.until(is_bestmove, PROMPT);
+        let best = best_of(lines.last().unwrap()).to_string();
+        let played: Vec<&str> = moves.iter().map(String::as_str).collect();
+        assert!(legal_in(chuhan::START_FEN, &played, &best), "{best}");
+        moves.push(best);
+    }
 }
 
 #[test]

@@ -5,6 +5,7 @@
 pub mod endgame;
 pub mod nnue;
 pub mod terms;
+pub mod wdl;
 pub mod weights;
 
 use crate::board::{Color, Move, Piece, PieceType, Position, Square, Squares};

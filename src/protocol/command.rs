@@ -6,6 +6,7 @@ use crate::engine::{Clock, Limits};
 use crate::rules::GameRecord;
 use crate::search::bench::DEFAULT_BENCH_DEPTH;
 
+use super::options::OptionChange;
 use super::output::quote;
 
 /// Deepest search a `go depth` may ask for.
@@ -19,14 +20,6 @@ const MAX_BENCH_DEPTH: u32 = 30;
 pub const MAX_PERFT: u32 = 7;
 /// Largest time accepted, in ms (about 116 days); larger values are clamped to it.
 pub const MAX_TIME_MS: u64 = 10_000_000_000;
-/// Option ranges, the same whichever dialect sets them.
-pub const HASH_MB: (u64, u64) = (1, 65536);
-pub const THREADS: (u64, u64) = (1, 256);
-pub const MULTI_PV: (u64, u64) = (1, 128);
-pub const MOVE_OVERHEAD_MS: (u64, u64) = (0, 5000);
-pub const MOVE_LIMIT: (u64, u64) = (0, 1000);
-/// What `EvalFile` shows, and may be set back to, for the net built into the binary.
-pub const EMBEDDED_NET: &str = "<embedded>";
 pub const MOVES_TO_GO: (u64, u64) = (1, 1000);
 
 #[derive(Clone, Debug)]
@@ -55,28 +48,6 @@ pub enum Command {
     Quit,
     /// Empty line, or a command the dialect accepts and ignores (UCI `debug`).
     Nothing,
-}
-
-/// An option change, already converted and clamped.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionChange {
-    HashMb(usize),
-    Threads(usize),
-    MultiPv(usize),
-    Ponder(bool),
-    MoveOverheadMs(u64),
-    MoveLimit(u32),
-    UseNnue(bool),
-    /// A net file to load; empty or `<embedded>` for the built-in net.
-    EvalFile(String),
-    /// Where to append every line in and out; empty for none.
-    DebugLogFile(String),
-    ClearHash,
-    UseMillisec(bool),
-    Batch(bool),
-    Debug(bool),
-    /// Known or unknown, but without effect here.
-    Ignored,
 }
 
 /// Clocks as the protocol gives them; the side to move picks its own when the command runs.

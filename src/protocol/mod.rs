@@ -4,6 +4,7 @@
 
 pub mod board_text;
 pub mod command;
+pub mod options;
 pub mod output;
 pub mod reader;
 pub mod session;
@@ -13,7 +14,7 @@ pub mod uci;
 use std::io::{BufReader, Read, Write};
 use std::sync::Arc;
 
-use crate::engine::{BestMove, EngineOptions, SearchInfo};
+use crate::engine::{BestMove, SearchInfo};
 
 use command::{Command, Notes};
 use output::Output;
@@ -49,16 +50,17 @@ impl Dialect {
         }
     }
 
-    pub fn handshake(self, defaults: &EngineOptions) -> Vec<String> {
+    pub fn handshake(self) -> Vec<String> {
         match self {
-            Dialect::Uci => uci::handshake(defaults),
-            Dialect::Ucci => ucci::handshake(defaults),
+            Dialect::Uci => uci::handshake(),
+            Dialect::Ucci => ucci::handshake(),
         }
     }
 
-    pub fn info(self, info: &SearchInfo) -> Vec<String> {
+    /// `show_wdl`: UCI adds the win/draw/loss chances (UCCI has no place for them).
+    pub fn info(self, info: &SearchInfo, show_wdl: bool) -> Vec<String> {
         match self {
-            Dialect::Uci => uci::info(info),
+            Dialect::Uci => uci::info(info, show_wdl),
             Dialect::Ucci => ucci::info(info),
         }
     }

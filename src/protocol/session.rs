@@ -11,9 +11,8 @@ use crate::search::bench::{bench, bench_report};
 
 use super::Dialect;
 use super::board_text::board_text;
-use super::command::{
-    ClockSpec, Command, EMBEDDED_NET, GoRequest, Notes, OptionChange, legal_moves_from,
-};
+use super::command::{ClockSpec, Command, GoRequest, Notes, legal_moves_from};
+use super::options::{Action, EMBEDDED_NET, OptionChange, Settings};
 use super::output::{Direction, Output};
 
 /// Whether the session goes on after a line.
@@ -30,6 +29,8 @@ struct Shared {
     thinking: AtomicBool,
     /// The opponent offers a draw (UCCI `go draw`, `ponderhit draw`).
     draw_offered: AtomicBool,
+    /// `UCI_ShowWDL`.
+    show_wdl: AtomicBool,
 }
 
 struct ProtocolReporter {
@@ -41,7 +42,10 @@ struct ProtocolReporter {
 impl Reporter for ProtocolReporter {
     fn report(&self, report: Report) {
         match report {
-            Report::Info(info) => self.out.lines(&self.dialect.info(&info)),
+            Report::Info(info) => {
+                let wdl = self.shared.show_wdl.load(Ordering::SeqCst);
+                self.out.lines(&self.dialect.info(&info, wdl));
+            }
             Report::Message(text) => self.out.line(&self.dialect.message(&text)),
             Report::BestMove(best) => {
                 let draw = self.shared.draw_offered.load(Ordering::SeqCst);
@@ -57,10 +61,7 @@ pub struct Session {
     out: Arc<Output>,
     engine: Engine,
     shared: Arc<Shared>,
-    /// UCCI: times in milliseconds instead of seconds.
-    millisec: bool,
-    /// UCCI batch mode: the next line is read only when the search is over.
-    batch: bool,
+    settings: Settings,
 }
 
 impl Session {
@@ -71,13 +72,13 @@ impl Session {
             out: Arc::clone(&out),
             shared: Arc::clone(&shared),
         };
+        let settings = Settings::default();
         Session {
             dialect,
             out,
-            engine: Engine::new(Arc::new(reporter)),
+            engine: Engine::new(Arc::new(reporter), settings.engine.clone()),
             shared,
-            millisec: false,
-            batch: false,
+            settings,
         }
     }
 
@@ -86,7 +87,9 @@ impl Session {
         self.out.log(Direction::In, line);
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let mut notes = Notes::new();
-        let parsed = self.dialect.parse(&tokens, self.millisec, &mut notes);
+        let parsed = self
+            .dialect
+            .parse(&tokens, self.settings.millisec, &mut notes);
         self.tell(&notes);
         match parsed {
             Ok(command) => self.execute(command),
@@ -115,9 +118,7 @@ impl Session {
     fn execute(&mut self, command: Command) -> Flow {
         match command {
             Command::Nothing => {}
-            Command::Handshake => self
-                .out
-                .lines(&self.dialect.handshake(self.engine.options())),
+            Command::Handshake => self.out.lines(&self.dialect.handshake()),
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption(change) => self.set_option(change),
             Command::NewGame => self.engine.new_game(),
@@ -170,36 +171,31 @@ impl Session {
     }
 
     fn set_option(&mut self, change: OptionChange) {
-        let mut options = self.engine.options().clone();
-        match change {
-            OptionChange::HashMb(mb) => options.hash_mb = mb,
-            OptionChange::Threads(n) => options.threads = n,
-            OptionChange::MultiPv(n) => options.multipv = n,
-            OptionChange::Ponder(on) => options.ponder = on,
-            OptionChange::MoveOverheadMs(ms) => options.move_overhead_ms = ms,
-            OptionChange::MoveLimit(plies) => options.move_limit = plies,
-            OptionChange::UseNnue(on) => options.use_nnue = on,
-            OptionChange::DebugLogFile(path) => {
-                if let Err(e) = self.out.set_log(path.trim()) {
+        let mut settings = self.settings.clone();
+        let action = change.apply(&mut settings);
+        if settings.engine != *self.engine.options() {
+            self.engine.set_options(settings.engine.clone());
+        }
+        self.shared
+            .show_wdl
+            .store(settings.show_wdl, Ordering::SeqCst);
+        self.settings = settings;
+        match action {
+            None => {}
+            Some((Action::ClearHash, _)) => self.engine.clear_hash(),
+            Some((Action::NewGame, _)) => self.engine.new_game(),
+            Some((Action::DebugLog, path)) => {
+                if let Err(e) = self.out.set_log(path) {
                     self.tell(&[e]);
                 }
             }
-            OptionChange::EvalFile(path) => {
-                let path = path.trim();
+            Some((Action::LoadNet, path)) => {
                 if path.is_empty() || path == EMBEDDED_NET {
                     self.engine.use_embedded_net();
                 } else if let Err(e) = self.engine.load_net(path) {
                     self.tell(&[e]);
                 }
             }
-            OptionChange::ClearHash => self.engine.clear_hash(),
-            OptionChange::UseMillisec(on) => self.millisec = on,
-            OptionChange::Batch(on) => self.batch = on,
-            // Debug output goes to the log, whose level is set from the environment.
-            OptionChange::Debug(_) | OptionChange::Ignored => {}
-        }
-        if options != *self.engine.options() {
-            self.engine.set_options(options);
         }
     }
 
@@ -225,7 +221,7 @@ impl Session {
             .store(request.draw_offered, Ordering::SeqCst);
         self.shared.thinking.store(true, Ordering::SeqCst);
         self.engine.go(limits);
-        if self.batch && finite {
+        if self.settings.batch && finite {
             self.engine.wait();
         }
     }

@@ -1,11 +1,12 @@
 //! UCCI 3.0 (ElephantEye, xqbase): lines into `Command`s, engine reports into lines.
 
-use crate::engine::{BestMove, Bound, EngineOptions, HashProbe, Score, SearchInfo};
+use crate::engine::{BestMove, Bound, HashProbe, Score, SearchInfo};
 
+use super::Dialect;
 use super::command::{
-    ClockSpec, Command, EMBEDDED_NET, GoArgs, GoRequest, HASH_MB, Notes, OptionChange, THREADS,
-    parse_bool, parse_clamped, parse_common, parse_perft, parse_position,
+    ClockSpec, Command, GoArgs, GoRequest, Notes, parse_common, parse_perft, parse_position,
 };
+use super::options::{OptionSpec, declarations};
 use super::output::quote;
 
 /// UCCI has no mate notation: a mate is this minus its distance in plies (ElephantEye's scale).
@@ -40,33 +41,12 @@ fn parse_setoption(args: &[&str], notes: &mut Notes) -> Result<Command, String> 
     let Some((name, rest)) = args.split_first() else {
         return Err("setoption: expected 'setoption <name> [<value>]'".into());
     };
-    let name = name.to_ascii_lowercase();
-    let value = || {
-        rest.first()
-            .copied()
-            .ok_or_else(|| format!("setoption {name}: missing value"))
-    };
-    let check = || parse_bool(value()?, &name);
-    let change = match name.as_str() {
-        "newgame" => return Ok(Command::NewGame),
-        "usemillisec" => OptionChange::UseMillisec(check()?),
-        "batch" => OptionChange::Batch(check()?),
-        "debug" => OptionChange::Debug(check()?),
-        "ponder" => OptionChange::Ponder(check()?),
-        "usennue" => OptionChange::UseNnue(check()?),
-        "evalfile" => OptionChange::EvalFile(rest.join(" ")),
-        "debuglogfile" => OptionChange::DebugLogFile(rest.join(" ").replace("<empty>", "")),
-        "hashsize" => match parse_clamped(value()?, &name, 0, HASH_MB.1, notes)? {
-            0 => OptionChange::HashMb(EngineOptions::default().hash_mb),
-            mb => OptionChange::HashMb(mb as usize),
-        },
-        "threads" => match parse_clamped(value()?, &name, 0, THREADS.1, notes)? {
-            0 => OptionChange::Threads(std::thread::available_parallelism().map_or(1, |n| n.get())),
-            n => OptionChange::Threads(n as usize),
-        },
-        _ => OptionChange::Ignored,
-    };
-    Ok(Command::SetOption(change))
+    match OptionSpec::find(Dialect::Ucci, name) {
+        Some(spec) => spec
+            .parse_value(Dialect::Ucci, &rest.join(" "), notes)
+            .map(Command::SetOption),
+        None => Ok(Command::Nothing),
+    }
 }
 
 /// `go [ponder|draw] depth d | nodes n | infinite | time t [movestogo n | increment i]
@@ -105,32 +85,18 @@ fn parse_go(args: &[&str], unit_ms: u64, notes: &mut Notes) -> Result<Command, S
     Ok(Command::Go(Box::new(go)))
 }
 
-pub fn handshake(defaults: &EngineOptions) -> Vec<String> {
+pub fn handshake() -> Vec<String> {
     let version = env!("CARGO_PKG_VERSION");
-    vec![
+    let mut lines = vec![
         "id name chuhan".to_string(),
         format!("id version {version}"),
         "id copyright the chuhan authors, GPL-3.0-or-later".to_string(),
         "id author the chuhan authors".to_string(),
         "id user unknown".to_string(),
-        "option usemillisec type check default false".to_string(),
-        "option batch type check default false".to_string(),
-        "option debug type check default false".to_string(),
-        format!("option ponder type check default {}", defaults.ponder),
-        format!(
-            "option hashsize type spin min 0 max {} default {}",
-            HASH_MB.1, defaults.hash_mb
-        ),
-        format!(
-            "option threads type spin min 0 max {} default {}",
-            THREADS.1, defaults.threads
-        ),
-        format!("option usennue type check default {}", defaults.use_nnue),
-        format!("option evalfile type string default {EMBEDDED_NET}"),
-        "option debuglogfile type string default <empty>".to_string(),
-        "option newgame type button".to_string(),
-        "ucciok".to_string(),
-    ]
+    ];
+    lines.extend(declarations(Dialect::Ucci));
+    lines.push("ucciok".to_string());
+    lines
 }
 
 fn score_value(score: Score) -> i32 {
@@ -201,6 +167,7 @@ pub fn message(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::options::{Action, Kind, Value};
     use super::*;
     use crate::engine::Clock;
 
@@ -234,16 +201,16 @@ mod tests {
     fn unknown_options_are_silent_and_newgame_is_a_command() {
         let mut notes = Notes::new();
         let cmd = parse(&["setoption", "promotion", "false"], false, &mut notes);
-        assert!(matches!(cmd, Ok(Command::SetOption(OptionChange::Ignored))));
+        assert!(matches!(cmd, Ok(Command::Nothing)));
         assert!(notes.is_empty());
-        assert!(matches!(
-            parse_line("setoption newgame", false),
-            Ok(Command::NewGame)
-        ));
-        assert!(matches!(
-            parse_line("setoption hashsize 0", false),
-            Ok(Command::SetOption(OptionChange::HashMb(64)))
-        ));
+        let Ok(Command::SetOption(c)) = parse_line("setoption newgame", false) else {
+            panic!("not a setoption")
+        };
+        assert!(matches!(c.spec.kind, Kind::Button(Action::NewGame)));
+        let Ok(Command::SetOption(c)) = parse_line("setoption hashsize 0", false) else {
+            panic!("not a setoption")
+        };
+        assert_eq!(c.value, Value::Int(64));
     }
 
     #[test]

@@ -1,13 +1,14 @@
 //! UCI as xiangqi GUIs speak it: lines into `Command`s, engine reports into lines. Also serves
 //! shell use (no handshake).
 
-use crate::engine::{BestMove, Bound, EngineOptions, Score, SearchInfo};
+use crate::engine::{BestMove, Bound, Score, SearchInfo};
 
+use super::Dialect;
 use super::command::{
-    ClockSpec, Command, EMBEDDED_NET, GoArgs, GoRequest, HASH_MB, MAX_MATE, MOVE_LIMIT,
-    MOVE_OVERHEAD_MS, MULTI_PV, Notes, OptionChange, THREADS, parse_bool, parse_clamped,
-    parse_common, parse_perft,
+    ClockSpec, Command, GoArgs, GoRequest, MAX_MATE, Notes, parse_clamped, parse_common,
+    parse_perft,
 };
+use super::options::{OptionSpec, declarations};
 use super::output::quote;
 
 pub fn parse(tokens: &[&str], notes: &mut Notes) -> Result<Command, String> {
@@ -38,35 +39,15 @@ fn parse_setoption(args: &[&str], notes: &mut Notes) -> Result<Command, String> 
         None => (rest, String::new()),
     };
     let name = name.join(" ");
-    let text = value.clone();
-    let text_for_log = value.replace("<empty>", "");
-    let value = || {
-        if value.is_empty() {
-            Err(format!("setoption {}: missing value", quote(&name)))
-        } else {
-            Ok(value.as_str())
-        }
-    };
-    let spin = |range: (u64, u64), notes: &mut Notes| {
-        parse_clamped(value()?, &name, range.0, range.1, notes)
-    };
-    let change = match name.to_ascii_lowercase().as_str() {
-        "hash" => OptionChange::HashMb(spin(HASH_MB, notes)? as usize),
-        "threads" => OptionChange::Threads(spin(THREADS, notes)? as usize),
-        "multipv" => OptionChange::MultiPv(spin(MULTI_PV, notes)? as usize),
-        "ponder" => OptionChange::Ponder(parse_bool(value()?, &name)?),
-        "move overhead" => OptionChange::MoveOverheadMs(spin(MOVE_OVERHEAD_MS, notes)?),
-        "move limit" => OptionChange::MoveLimit(spin(MOVE_LIMIT, notes)? as u32),
-        "clear hash" => OptionChange::ClearHash,
-        "use nnue" => OptionChange::UseNnue(parse_bool(value()?, &name)?),
-        "evalfile" => OptionChange::EvalFile(text),
-        "debug log file" => OptionChange::DebugLogFile(text_for_log),
-        _ => {
+    match OptionSpec::find(Dialect::Uci, &name) {
+        Some(spec) => spec
+            .parse_value(Dialect::Uci, &value, notes)
+            .map(Command::SetOption),
+        None => {
             notes.push(format!("unknown option '{}' ignored", quote(&name)));
-            OptionChange::Ignored
+            Ok(Command::Nothing)
         }
-    };
-    Ok(Command::SetOption(change))
+    }
 }
 
 fn is_go_key(word: &str) -> bool {
@@ -123,31 +104,18 @@ fn parse_go(args: &[&str], notes: &mut Notes) -> Result<Command, String> {
     Ok(Command::Go(Box::new(go)))
 }
 
-pub fn handshake(defaults: &EngineOptions) -> Vec<String> {
-    let spin = |name: &str, default: u64, (lo, hi): (u64, u64)| {
-        format!("option name {name} type spin default {default} min {lo} max {hi}")
-    };
-    vec![
+pub fn handshake() -> Vec<String> {
+    let mut lines = vec![
         format!("id name chuhan {}", env!("CARGO_PKG_VERSION")),
         "id author the chuhan authors".to_string(),
-        spin("Hash", defaults.hash_mb as u64, HASH_MB),
-        spin("Threads", defaults.threads as u64, THREADS),
-        spin("MultiPV", defaults.multipv as u64, MULTI_PV),
-        format!("option name Ponder type check default {}", defaults.ponder),
-        spin("Move Overhead", defaults.move_overhead_ms, MOVE_OVERHEAD_MS),
-        "option name Clear Hash type button".to_string(),
-        spin("Move Limit", u64::from(defaults.move_limit), MOVE_LIMIT),
-        format!(
-            "option name Use NNUE type check default {}",
-            defaults.use_nnue
-        ),
-        format!("option name EvalFile type string default {EMBEDDED_NET}"),
-        "option name Debug Log File type string default <empty>".to_string(),
-        "uciok".to_string(),
-    ]
+    ];
+    lines.extend(declarations(Dialect::Uci));
+    lines.push("uciok".to_string());
+    lines
 }
 
-pub fn info(i: &SearchInfo) -> Vec<String> {
+/// `show_wdl`: the win/draw/loss chances follow the score.
+pub fn info(i: &SearchInfo, show_wdl: bool) -> Vec<String> {
     let score = match i.score {
         Score::Cp(x) => format!("cp {x}"),
         Score::Mate(m) => format!("mate {m}"),
@@ -157,8 +125,14 @@ pub fn info(i: &SearchInfo) -> Vec<String> {
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
     };
+    let wdl = if show_wdl {
+        let [w, d, l] = i.wdl;
+        format!(" wdl {w} {d} {l}")
+    } else {
+        String::new()
+    };
     let mut line = format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {}",
+        "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {} hashfull {} time {}",
         i.depth, i.seldepth, i.multipv, i.nodes, i.nps, i.hashfull, i.time_ms
     );
     if !i.pv.is_empty() {
@@ -234,12 +208,13 @@ mod tests {
     #[test]
     fn setoption_names_may_have_spaces() {
         let (cmd, _) = go("setoption name Move Overhead value 100");
-        assert!(matches!(
-            cmd,
-            Ok(Command::SetOption(OptionChange::MoveOverheadMs(100)))
-        ));
+        let Ok(Command::SetOption(c)) = cmd else {
+            panic!("not a setoption: {cmd:?}")
+        };
+        assert_eq!(c.spec.uci, Some("Move Overhead"));
+        assert_eq!(c.value, super::super::options::Value::Int(100));
         let (cmd, notes) = go("setoption name UCI_Variant value xiangqi");
-        assert!(matches!(cmd, Ok(Command::SetOption(OptionChange::Ignored))));
+        assert!(matches!(cmd, Ok(Command::Nothing)));
         assert_eq!(notes.len(), 1);
     }
 

@@ -9,6 +9,7 @@ use crate::board::Move;
 use crate::engine::{BestMove, Bound, Limits, Report, Reporter, Score, SearchInfo};
 use crate::eval::nnue::default_net;
 use crate::eval::nnue::network::Network;
+use crate::eval::wdl::{MODEL, material};
 use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord};
 use crate::tt::{TranspositionTable, TtBound};
 
@@ -42,6 +43,15 @@ pub struct SearchSetup {
     pub start: Instant,
     /// The net that evaluates, `None` for the hand-written evaluation.
     pub net: Option<Arc<Network>>,
+    /// Evaluation noise of a strength-limited search (size 0: none).
+    pub noise: Noise,
+}
+
+/// Noise added to the evaluation: up to `size` centipawns, fixed per position by `seed`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Noise {
+    pub size: i32,
+    pub seed: u64,
 }
 
 impl SearchSetup {
@@ -60,6 +70,7 @@ impl SearchSetup {
             move_limit: DEFAULT_MOVE_LIMIT,
             start: Instant::now(),
             net: Some(default_net()),
+            noise: Noise::default(),
         }
     }
 }
@@ -104,6 +115,7 @@ pub fn run(
             multipv: 1,
             score: Score::Mate(0),
             bound: Bound::Exact,
+            wdl: [0, 0, 1000],
             nodes: 0,
             nps: 0,
             hashfull: tt.hashfull(),
@@ -161,9 +173,10 @@ pub fn run(
         node_counts: &node_counts,
         node_limit: limits.nodes.unwrap_or(u64::MAX),
         move_limit: setup.move_limit,
+        root_material: material(pos),
     };
     for w in workers.iter_mut() {
-        w.prepare(&setup.game, setup.move_limit, setup.net.clone());
+        w.prepare(setup);
     }
     let (main, helpers) = workers
         .split_first_mut()
@@ -210,12 +223,18 @@ fn wait_for_release(control: &Control, limits: &Limits) {
 fn info(ctx: &SearchContext, main: &Worker, index: usize, line: &Line) -> SearchInfo {
     let nodes = ctx.total_nodes();
     let ms = ctx.time.elapsed_ms();
+    let score = report(line.score);
     SearchInfo {
         depth: line.depth as u32,
         seldepth: main.seldepth.max(line.depth as usize) as u32,
         multipv: index as u32 + 1,
-        score: report(line.score),
+        score,
         bound: line.bound,
+        wdl: match score {
+            Score::Cp(cp) => MODEL.permille(cp, ctx.root_material),
+            Score::Mate(m) if m > 0 => [1000, 0, 0],
+            Score::Mate(_) => [0, 0, 1000],
+        },
         nodes,
         nps: nodes * 1000 / ms.max(1),
         hashfull: ctx.tt.hashfull(),
@@ -430,6 +449,16 @@ mod tests {
         move_limit: u32,
         tt: &TranspositionTable,
     ) -> Vec<Report> {
+        noisy_search(pos, depth, move_limit, tt, Noise::default())
+    }
+
+    fn noisy_search(
+        pos: Position,
+        depth: u32,
+        move_limit: u32,
+        tt: &TranspositionTable,
+        noise: Noise,
+    ) -> Vec<Report> {
         let setup = SearchSetup {
             game: GameRecord::new(pos),
             limits: Limits {
@@ -442,6 +471,7 @@ mod tests {
             move_limit,
             start: Instant::now(),
             net: None,
+            noise,
         };
         let reports = Collect(Mutex::new(Vec::new()));
         run(
@@ -458,6 +488,34 @@ mod tests {
         fn report(&self, r: Report) {
             self.0.lock().unwrap().push(r);
         }
+    }
+
+    fn best_move(reports: &[Report]) -> Move {
+        match reports.last() {
+            Some(Report::BestMove(b)) => b.best.expect("a move"),
+            other => panic!("no best move: {other:?}"),
+        }
+    }
+
+    /// The strength limit's noise: one seed always plays the same, other seeds play otherwise.
+    #[test]
+    fn evaluation_noise_varies_the_move_by_seed_only() {
+        let search = |seed| {
+            let noise = Noise { size: 400, seed };
+            let tt = TranspositionTable::new(1);
+            best_move(&noisy_search(Position::startpos(), 3, 0, &tt, noise))
+        };
+        let moves: Vec<Move> = (1..=8).map(search).collect();
+        assert_eq!(moves[0], search(1));
+        assert!(moves.iter().any(|&m| m != moves[0]), "{moves:?}");
+        let tt = TranspositionTable::new(1);
+        let quiet = best_move(&depth_search(Position::startpos(), 3, 0, &tt));
+        let tt = TranspositionTable::new(1);
+        let zero = Noise { size: 0, seed: 5 };
+        assert_eq!(
+            best_move(&noisy_search(Position::startpos(), 3, 0, &tt, zero)),
+            quiet
+        );
     }
 
     /// Table entries with moves that are illegal where they are read (as after a key collision)

@@ -9,6 +9,7 @@ mod history;
 mod picker;
 pub mod score;
 pub mod see;
+pub mod strength;
 pub mod time;
 pub mod worker;
 

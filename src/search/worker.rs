@@ -16,10 +16,12 @@ use crate::tt::{TranspositionTable, TtBound, TtEntry};
 use super::MAX_PLY;
 use super::control::Control;
 use super::correction::Correction;
+use super::driver::{Noise, SearchSetup};
 use super::history::{Before, ContRows, Histories, cont_row};
 use super::picker::MovePicker;
 use super::score::{DECISIVE, INFINITE, NO_EVAL, from_tt, mate_in, mated_in, rule_value, to_tt};
 use super::see::see_ge;
+use super::strength::noise;
 use super::time::TimeManager;
 
 /// Nodes between two looks at the clock and the stop flag.
@@ -78,6 +80,8 @@ pub struct SearchContext<'a> {
     pub node_limit: u64,
     /// Plies without capture before a draw, 0 = off.
     pub move_limit: u32,
+    /// Both sides' material at the root, for the win/draw/loss estimate of reported scores.
+    pub root_material: u32,
 }
 
 impl SearchContext<'_> {
@@ -129,6 +133,8 @@ pub struct Worker {
     /// Plies without capture at which the evaluation has faded to nothing (twice the move
     /// limit), 0 when the game has no move limit.
     fade_plies: i32,
+    /// A strength-limited search's evaluation noise.
+    noise: Noise,
 }
 
 impl Worker {
@@ -168,20 +174,23 @@ impl Worker {
             abortable: true,
             root_depth: 0,
             fade_plies: 0,
+            noise: Noise::default(),
         })
     }
 
     /// Ready to search the current position of `game`, played to a draw after `move_limit`
     /// plies without capture (0 = none), evaluated by `net` (`None`: the hand-written
     /// evaluation).
-    pub fn prepare(&mut self, game: &GameRecord, move_limit: u32, net: Option<Arc<Network>>) {
-        self.fade_plies = 2 * move_limit.min(u32::from(u16::MAX)) as i32;
+    pub fn prepare(&mut self, setup: &SearchSetup) {
+        let game = &setup.game;
+        self.fade_plies = 2 * setup.move_limit.min(u32::from(u16::MAX)) as i32;
+        self.noise = setup.noise;
         self.pos = game.position().clone();
         self.rules = SearchHistory::from_record(game);
         self.hist.new_search();
         self.stack[0].in_check = self.pos.in_check();
         self.evals[0] = EvalState::new(&self.pos);
-        self.net = net;
+        self.net = setup.net.clone();
         if let Some(net) = self.net.as_deref() {
             self.accs[0].refresh(self.kernel, net, &self.pos);
         }
@@ -247,6 +256,11 @@ impl Worker {
         let v = match self.net.as_deref() {
             Some(net) => nnue::evaluate(self.kernel, net, &self.accs[ply], self.pos.side_to_move()),
             None => self.evals[ply].value(&self.pos),
+        };
+        let v = if self.noise.size == 0 {
+            v
+        } else {
+            v + noise(self.pos.key(), self.noise.seed, self.noise.size)
         };
         if self.fade_plies == 0 {
             return v;

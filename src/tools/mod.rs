@@ -8,3 +8,4 @@ pub mod pgn;
 pub mod play;
 pub mod selfplay;
 pub mod train;
+pub mod wdl_fit;

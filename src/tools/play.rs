@@ -44,6 +44,10 @@ pub struct PlayArgs {
     /// Engine strength: 1 (weakest) to 10, or easy, medium, hard, max [default: 6].
     #[arg(long, value_parser = Level::parse)]
     pub level: Option<Level>,
+    /// Engine strength as an Elo rating (calibrated by games; see STRENGTH.md): a weaker,
+    /// human-like player instead of a level.
+    #[arg(long, conflicts_with = "level", value_parser = parse_elo)]
+    pub elo: Option<u64>,
     /// No colours even on a terminal.
     #[arg(long)]
     pub no_color: bool,
@@ -76,6 +80,18 @@ impl TimeControl {
             base_ms: (minutes * 60_000.0) as u64,
             inc_ms: (seconds * 1000.0) as u64,
         })
+    }
+}
+
+/// Thinking time per move under `--elo` without a clock: the strength's node budget ends most
+/// searches well before it.
+const ELO_MOVETIME_MS: u64 = 1000;
+
+fn parse_elo(s: &str) -> Result<u64, String> {
+    use crate::search::strength::{MAX_ELO, MIN_ELO};
+    match s.trim().parse::<u64>() {
+        Ok(elo) if (MIN_ELO..=MAX_ELO).contains(&elo) => Ok(elo),
+        _ => Err(format!("'{s}' is not an Elo from {MIN_ELO} to {MAX_ELO}")),
     }
 }
 
@@ -212,8 +228,14 @@ impl Session {
         let pace = match (args.tc, args.movetime) {
             (Some(tc), _) => Pace::Clock(tc),
             (None, Some(ms)) => Pace::Movetime(ms),
+            (None, None) if args.elo.is_some() => Pace::Movetime(ELO_MOVETIME_MS),
             (None, None) => Pace::Fixed(args.level.unwrap_or(Level::DEFAULT)),
         };
+        let mut options = crate::protocol::options::Settings::default().engine;
+        if let Some(elo) = args.elo {
+            options.limit_strength = true;
+            options.elo = elo;
+        }
         let mut s = Session {
             record: GameRecord::new(start.clone()),
             start,
@@ -229,7 +251,7 @@ impl Session {
             ending: None,
             turn_started: Instant::now(),
             pgn_path: args.pgn.clone(),
-            engine: Engine::new(Arc::new(ChannelReporter(tx))),
+            engine: Engine::new(Arc::new(ChannelReporter(tx)), options),
             reports,
         };
         s.reset_clocks();
@@ -649,6 +671,7 @@ mod tests {
             multipv: 1,
             score: Score::Cp(35),
             bound: Bound::Exact,
+            wdl: [300, 500, 200],
             nodes: 1000,
             nps: 250_000,
             hashfull: 0,
