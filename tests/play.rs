@@ -7,10 +7,15 @@ use assert_cmd::Command;
 const ROOKS: &str = "5k3/R8/9/9/9/9/9/9/9/3K4R w - - 0 1";
 
 fn play(args: &[&str], stdin: &str) -> (String, bool) {
+    let mut with_level = vec!["--level", "1"];
+    with_level.extend_from_slice(args);
+    play_as_given(&with_level, stdin)
+}
+
+fn play_as_given(args: &[&str], stdin: &str) -> (String, bool) {
     let out = Command::cargo_bin("chuhan")
         .unwrap()
         .arg("play")
-        .args(["--level", "1"])
         .args(args)
         .write_stdin(stdin)
         .output()
@@ -92,4 +97,19 @@ fn bad_options_are_refused() {
     assert!(!ok);
     let (_, ok) = play(&["--movetime", "100"], "");
     assert!(!ok, "--movetime and --level conflict");
+}
+
+#[test]
+fn an_elo_plays_a_limited_engine_and_is_range_checked() {
+    let (out, ok) = play_as_given(&["--elo", "800", "--fen", ROOKS], "i0i1\nquit\n");
+    assert!(ok);
+    assert!(out.contains("chuhan plays 将6平5 (f9e9)"), "{out}");
+    assert!(
+        !play_as_given(&["--elo", "5"], "").1,
+        "below the calibrated range"
+    );
+    assert!(
+        !play_as_given(&["--elo", "800", "--level", "3"], "").1,
+        "--elo and --level conflict"
+    );
 }
