@@ -66,13 +66,16 @@ pub struct Session {
 
 impl Session {
     pub fn new(dialect: Dialect, out: Arc<Output>) -> Session {
-        let shared = Arc::new(Shared::default());
+        let settings = Settings::default();
+        let shared = Arc::new(Shared {
+            show_wdl: AtomicBool::new(settings.show_wdl),
+            ..Shared::default()
+        });
         let reporter = ProtocolReporter {
             dialect,
             out: Arc::clone(&out),
             shared: Arc::clone(&shared),
         };
-        let settings = Settings::default();
         Session {
             dialect,
             out,
