@@ -3,17 +3,16 @@
 //! The search runs on a worker thread that owns the per-thread search state while it runs and
 //! hands it back when it ends, so histories and the hash table persist from one `go` to the next.
 
-use crate::eval::nnue::default_net;
-use crate::eval::nnue::network::Network;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
 use crate::board::{Move, Position};
+use crate::eval::nnue::default_net;
+use crate::eval::nnue::network::Network;
 use crate::rules::GameRecord;
-use crate::search::driver::Noise;
 use crate::search::driver::THREAD_STACK;
-use crate::search::strength::Strength;
+use crate::search::strength::{Noise, Strength};
 use crate::search::{Control, SearchSetup, Worker, run};
 use crate::tt::{TranspositionTable, TtBound};
 

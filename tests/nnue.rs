@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Engine, PROMPT, is_bestmove};
+use common::{Engine, PROMPT, field, is_bestmove};
 
 use chuhan::eval::nnue::network::Network;
 
@@ -19,14 +19,12 @@ fn nodes(e: &mut Engine, new_game: &str) -> u64 {
     e.send("go depth 7");
     let lines = e.until(is_bestmove, PROMPT * 6);
     // UCI: `info depth … nodes N …`; UCCI: `info time T nodes N` after the last depth.
-    let info = lines
+    lines
         .iter()
         .rev()
-        .find(|l| l.starts_with("info ") && l.contains(" nodes "))
-        .expect("an info line with nodes");
-    let words: Vec<&str> = info.split_whitespace().collect();
-    let i = words.iter().position(|w| *w == "nodes").expect("nodes");
-    words[i + 1].parse().unwrap()
+        .filter(|l| l.starts_with("info "))
+        .find_map(|l| field(l, "nodes"))
+        .expect("an info line with nodes")
 }
 
 fn temp(name: &str, bytes: &[u8]) -> String {

@@ -7,7 +7,7 @@ mod common;
 use chuhan::protocol::Dialect;
 use chuhan::protocol::options::{Kind, OPTIONS, declarations};
 use chuhan::search::strength::{MIN_ELO, Strength};
-use common::{Engine, PROMPT, is_bestmove};
+use common::{Engine, PROMPT, field, is_bestmove};
 
 const DIALECTS: [(&str, &str, Dialect); 2] = [
     ("uci", "uciok", Dialect::Uci),
@@ -20,13 +20,6 @@ fn setoption(dialect: Dialect, name: &str, value: &str) -> String {
         (Dialect::Uci, v) => format!("setoption name {name} value {v}"),
         (Dialect::Ucci, v) => format!("setoption {name} {v}").trim_end().to_string(),
     }
-}
-
-/// The value of a field after `key` on a line.
-fn field(line: &str, key: &str) -> Option<u64> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let i = words.iter().position(|w| *w == key)?;
-    words.get(i + 1)?.parse().ok()
 }
 
 #[test]

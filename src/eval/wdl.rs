@@ -19,10 +19,15 @@ const WEIGHTS: [u32; 7] = {
 /// The material of the starting position under [`WEIGHTS`].
 pub const START_MATERIAL: u32 = 2 * (2 * 4 + 2 * 4 + 2 * 8 + 2 * 18 + 2 * 9 + 5 * 2);
 
+/// A piece's weight in the model's material count (a king's is 0).
+pub fn weight(kind: PieceType) -> u32 {
+    WEIGHTS[kind as usize]
+}
+
 /// Both sides' material, kings left out.
 pub fn material(pos: &Position) -> u32 {
     Squares(pos.occupied())
-        .map(|sq| WEIGHTS[pos.piece_at(sq).kind() as usize])
+        .map(|sq| weight(pos.piece_at(sq).kind()))
         .sum()
 }
 

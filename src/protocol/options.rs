@@ -345,7 +345,7 @@ impl OptionSpec {
             } => match dialect {
                 Dialect::Uci => format!("{head} type spin default {default} min {min} max {max}"),
                 Dialect::Ucci => {
-                    let min = if ucci_zero.is_some() { 0 } else { min };
+                    let min = lowest(min, ucci_zero, dialect);
                     format!("{head} type spin min {min} max {max} default {default}")
                 }
             },
@@ -380,7 +380,7 @@ impl OptionSpec {
                 ..
             } => {
                 let zero = ucci_zero.filter(|_| dialect == Dialect::Ucci);
-                let lo = if zero.is_some() { 0 } else { min };
+                let lo = lowest(min, ucci_zero, dialect);
                 match (parse_clamped(given()?, name, lo, max, notes)?, zero) {
                     (0, Some(Zero::Default)) => Value::Int(default),
                     (0, Some(Zero::AllCores)) => Value::Int(
@@ -393,6 +393,14 @@ impl OptionSpec {
             Kind::Button(_) => Value::Press,
         };
         Ok(OptionChange { spec: self, value })
+    }
+}
+
+/// A spin's least value in `dialect`: UCCI also takes 0 where it has a meaning.
+fn lowest(min: u64, ucci_zero: Option<Zero>, dialect: Dialect) -> u64 {
+    match (dialect, ucci_zero) {
+        (Dialect::Ucci, Some(_)) => 0,
+        _ => min,
     }
 }
 

@@ -17,6 +17,7 @@ use super::MAX_PLY;
 use super::control::Control;
 use super::picker::mvv_lva;
 use super::score::{DECISIVE, INFINITE, MATE, report, to_tt};
+use super::strength::Noise;
 use super::time::TimeManager;
 use super::worker::{SearchContext, Worker};
 
@@ -45,13 +46,6 @@ pub struct SearchSetup {
     pub net: Option<Arc<Network>>,
     /// Evaluation noise of a strength-limited search (size 0: none).
     pub noise: Noise,
-}
-
-/// Noise added to the evaluation: up to `size` centipawns, fixed per position by `seed`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Noise {
-    pub size: i32,
-    pub seed: u64,
 }
 
 impl SearchSetup {

@@ -30,6 +30,14 @@ pub const CALIBRATION: [(f64, f64); 10] = [
 pub const MIN_ELO: u64 = CALIBRATION[0].1 as u64;
 pub const MAX_ELO: u64 = CALIBRATION[CALIBRATION.len() - 1].1 as u64;
 
+/// Noise added to the evaluation: up to `size` centipawns, fixed per position by `seed`
+/// (size 0: none).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Noise {
+    pub size: i32,
+    pub seed: u64,
+}
+
 /// How a limited search is weakened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Strength {

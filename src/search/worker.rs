@@ -16,12 +16,12 @@ use crate::tt::{TranspositionTable, TtBound, TtEntry};
 use super::MAX_PLY;
 use super::control::Control;
 use super::correction::Correction;
-use super::driver::{Noise, SearchSetup};
+use super::driver::SearchSetup;
 use super::history::{Before, ContRows, Histories, cont_row};
 use super::picker::MovePicker;
 use super::score::{DECISIVE, INFINITE, NO_EVAL, from_tt, mate_in, mated_in, rule_value, to_tt};
 use super::see::see_ge;
-use super::strength::noise;
+use super::strength::{Noise, noise};
 use super::time::TimeManager;
 
 /// Nodes between two looks at the clock and the stop flag.
@@ -178,9 +178,8 @@ impl Worker {
         })
     }
 
-    /// Ready to search the current position of `game`, played to a draw after `move_limit`
-    /// plies without capture (0 = none), evaluated by `net` (`None`: the hand-written
-    /// evaluation).
+    /// Ready to search the current position of the setup's game: its move limit, net and
+    /// evaluation noise.
     pub fn prepare(&mut self, setup: &SearchSetup) {
         let game = &setup.game;
         self.fade_plies = 2 * setup.move_limit.min(u32::from(u16::MAX)) as i32;

@@ -1,7 +1,7 @@
 //! `chuhan wdl-fit`: fits the win/draw/loss model (`eval::wdl`) to datagen positions by maximum
 //! likelihood, and checks it on held-out games: predicted against observed outcomes by score.
 
-use crate::eval::wdl::{START_MATERIAL, WdlModel, material};
+use crate::eval::wdl::{START_MATERIAL, WdlModel, weight};
 use crate::tools::datagen::record::Record;
 
 /// Scores are clamped to this for the fit: beyond it every game is decided anyway.
@@ -35,15 +35,17 @@ fn bin_cp(bin: usize) -> f64 {
     f64::from(bin as i32 * BIN_CP - MAX_CP)
 }
 
-fn material_of(r: &Record) -> usize {
-    (material(&r.position()) as usize).min(MATERIALS - 1)
+/// The model's material count of a record, read from its pieces (no position is built).
+fn material_of(r: &Record) -> u32 {
+    r.pieces().map(|(_, p)| weight(p.kind())).sum()
 }
 
 impl Histogram {
     pub fn new(records: &[Record]) -> Histogram {
         let mut counts = vec![[0.0; 3]; MATERIALS * BINS];
         for r in records {
-            counts[material_of(r) * BINS + bin(r.score())][outcome(r)] += 1.0;
+            let m = (material_of(r) as usize).min(MATERIALS - 1);
+            counts[m * BINS + bin(r.score())][outcome(r)] += 1.0;
         }
         Histogram {
             counts,
@@ -196,7 +198,7 @@ pub fn calibration_table(model: &WdlModel, records: &[Record]) -> String {
         let (mut n, mut predicted, mut observed) = (0usize, [0.0; 3], [0.0; 3]);
         for r in records.iter().filter(|r| (lo..hi).contains(&r.score())) {
             n += 1;
-            let p = model.permille(r.score(), material(&r.position()));
+            let p = model.permille(r.score(), material_of(r));
             for k in 0..3 {
                 predicted[k] += f64::from(p[k]) / 10.0;
             }

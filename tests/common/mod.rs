@@ -192,6 +192,13 @@ pub fn is_bestmove(line: &str) -> bool {
     line.starts_with("bestmove") || line == "nobestmove"
 }
 
+/// The number after the word `key` on a line (`nodes`, `hashfull`, …).
+pub fn field(line: &str, key: &str) -> Option<u64> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == key)?;
+    words.get(i + 1)?.parse().ok()
+}
+
 /// The move after `bestmove`.
 pub fn best_of(line: &str) -> &str {
     line.split_whitespace().nth(1).expect("bestmove has a move")
