@@ -11,19 +11,20 @@ pub const MAX_SKILL: f64 = 20.0;
 
 /// Skills whose Elo was measured by games, weakest first: (skill, Elo), on a scale where
 /// ElephantEye 3.31 at full strength, book off, at 10+0.1 is 2000 (STRENGTH.md, "Strength
-/// limiting", has the matches and the intervals). Skills 0 to 8 were measured too, below 0 on
-/// that scale: they play close to random moves and are not offered.
+/// limiting", has the matches and the intervals; `scripts/strength-ladder.sh` reruns them).
+/// Skills 0 to 8 measured below 0 on that scale with net 1: they play close to random moves and
+/// are not offered.
 pub const CALIBRATION: [(f64, f64); 10] = [
-    (9.0, 348.0),
-    (10.0, 550.0),
-    (11.0, 730.0),
-    (12.0, 933.0),
-    (13.0, 1127.0),
-    (14.0, 1314.0),
-    (15.0, 1426.0),
-    (16.0, 1621.0),
-    (18.0, 1884.0),
-    (20.0, 2128.0),
+    (9.0, 291.0),
+    (10.0, 471.0),
+    (11.0, 673.0),
+    (12.0, 760.0),
+    (13.0, 963.0),
+    (14.0, 1181.0),
+    (15.0, 1332.0),
+    (16.0, 1568.0),
+    (18.0, 1953.0),
+    (20.0, 2216.0),
 ];
 
 /// The Elo range `UCI_Elo` accepts: the calibrated one.
