@@ -1,10 +1,19 @@
-//! Chase detection, exactly as `rules.md` defines it: which enemy pieces a side's attacks chase,
-//! and which of them a move chases anew.
+//! Chase detection, as `rules.md` defines it: which enemy pieces a move chases anew.
+//!
+//! "Newly attacks" is judged per attacker: a chase counts for a move when the attacking piece
+//! did not attack its target before the move (it moved, or the move uncovered it: opened a
+//! rook's line, gave a cannon its screen, freed a horse's leg or an elephant's eye). An attacker
+//! that stood on its target all along chases anew only when the move took a guard away by
+//! pinning it (the guard still bears on the target but may no longer answer legally), as
+//! Fairy-Stockfish rules ("fake roots") and the AXF rules' pinned-defender diagrams do; a move
+//! that merely blocks a guard's line does not count (AXF rule 19, diagrams 39 to 41: an attacker
+//! that never moves does not chase). The rule books' appendix example, where blocking a guard
+//! is called a chase, is the one source that reads otherwise.
 
-use crate::board::{Bitboard, Color, Move, PieceType, Position, Square, bit};
-use crate::movegen::GenKind;
+use crate::board::{Bitboard, Color, Move, Piece, PieceType, Position, Square, bit};
+use crate::movegen::{GenKind, MoveList};
 
-/// `pos` with `side` to move (passing if needed), to ask what `side` could legally capture.
+/// `pos` with `side` to move (passing if needed), to ask what `side` could capture.
 fn with_side_to_move(pos: &Position, side: Color) -> Position {
     let mut view = pos.clone();
     if view.side_to_move() != side {
@@ -27,64 +36,124 @@ fn exchanges(kind: PieceType) -> bool {
     matches!(kind, PieceType::Rook | PieceType::Cannon | PieceType::Horse)
 }
 
-/// Whether the side to move can legally capture on `sq`.
-fn can_capture_on(pos: &Position, sq: Square) -> bool {
-    pos.generate_legal(GenKind::Captures)
-        .iter()
-        .any(|m| m.to() == sq)
+/// Whether a capture by `attacker` of `target` on `to` can be a chase at all: kings and pawns
+/// never chase, a king is never chased (that is check), nor a pawn on its own side of the river.
+fn may_chase(attacker: PieceType, target: Piece, to: Square) -> bool {
+    let t = target.kind();
+    !matches!(attacker, PieceType::King | PieceType::Pawn)
+        && t != PieceType::King
+        && !(t == PieceType::Pawn && to.on_own_side(target.color()))
 }
 
-/// The enemy pieces that `attacker`'s pieces chase in `pos`, whoever is to move: the squares of
-/// the targets of its legal captures that count as chases.
-pub fn chased_by(pos: &Position, attacker: Color) -> Bitboard {
-    let view = with_side_to_move(pos, attacker);
-    let defender = with_side_to_move(pos, attacker.flip());
+/// The enemy pieces that keep a capture from being a chase: the target when it could take back
+/// its own kind (an offer to exchange), and every piece that could recapture on its square.
+#[derive(Clone, Copy, Debug, Default)]
+struct Guards {
+    /// Those whose answer would be legal.
+    legal: Bitboard,
+    /// Those whose answer obeys the movement rules, legal or not (a pinned guard is here only).
+    bearing: Bitboard,
+}
+
+/// How a capture stands as a chase.
+#[derive(Clone, Copy, Debug)]
+enum Attack {
+    /// A chase whatever guards the target.
+    Always,
+    /// A chase when no guard may legally answer.
+    Guarded(Guards),
+}
+
+impl Attack {
+    fn chases(self) -> bool {
+        match self {
+            Attack::Always => true,
+            Attack::Guarded(g) => g.legal == 0,
+        }
+    }
+}
+
+/// The capture `m` by the side to move in `view` (pseudo-legal there; `defender` is the same
+/// position with the other side to move) as a chase: `None` when it can never be one.
+fn attack(view: &Position, defender: &Position, m: Move) -> Option<Attack> {
+    let (from, to) = (m.from(), m.to());
+    let (a, target) = (view.piece_at(from).kind(), view.piece_at(to));
+    if !may_chase(a, target, to) {
+        return None;
+    }
+    if always_chase(a, target.kind()) {
+        return Some(Attack::Always);
+    }
+    let mut g = Guards::default();
+    let back = Move::new(to, from);
+    if a == target.kind() && exchanges(a) && defender.is_pseudo_legal(back) {
+        g.bearing |= bit(to);
+        if defender.is_legal(back) {
+            g.legal |= bit(to);
+        }
+    }
+    // Recaptures after the capture; a pinned guard does not protect.
+    let mut taken = view.clone();
+    taken.do_move(m);
+    let in_check = taken.in_check();
+    let mut answers = MoveList::new();
+    taken.generate_pseudo(GenKind::Captures, &mut answers);
+    for &r in answers.iter().filter(|r| r.to() == to) {
+        g.bearing |= bit(r.from());
+        if taken.is_legal_pseudo(r, in_check) {
+            g.legal |= bit(r.from());
+        }
+    }
+    Some(Attack::Guarded(g))
+}
+
+/// The enemy pieces chased anew by `m`, played from `before` to reach `after`: chased by an
+/// attacker after it and new by the per-attacker reading above. Squares as they stand in
+/// `after` (the mover's move does not move enemy pieces).
+pub fn new_chases(before: &Position, m: Move, after: &Position) -> Bitboard {
+    let mover = before.side_to_move();
+    let view = with_side_to_move(after, mover);
+    let defender_before = with_side_to_move(before, mover.flip());
     let mut chased = 0;
-    for &m in view.generate_legal(GenKind::Captures).iter() {
-        let (from, to) = (m.from(), m.to());
-        let a = view.piece_at(from).kind();
-        let target = view.piece_at(to);
-        let t = target.kind();
-        let never = matches!(a, PieceType::King | PieceType::Pawn)
-            || t == PieceType::King
-            || (t == PieceType::Pawn && to.on_own_side(target.color()));
-        if never || chased & bit(to) != 0 {
+    for &c in view.generate_legal(GenKind::Captures).iter() {
+        let (from, to) = (c.from(), c.to());
+        if chased & bit(to) != 0 {
             continue;
         }
-        let chase = always_chase(a, t) || {
-            // A target that can legally take back its own kind is offered an exchange.
-            let exchange_offer = a == t && exchanges(t) && defender.is_legal(Move::new(to, from));
-            !exchange_offer && {
-                let mut taken = view.clone();
-                taken.do_move(m);
-                !can_capture_on(&taken, to)
-            }
+        let Some(now) = attack(&view, after, c).filter(|a| a.chases()) else {
+            continue;
         };
-        if chase {
+        let earlier = Move::new(if from == m.to() { m.from() } else { from }, to);
+        let new = !before.is_pseudo_legal(earlier)
+            || match (now, attack(before, &defender_before, earlier)) {
+                (Attack::Guarded(g), Some(Attack::Guarded(old))) => old.legal & g.bearing != 0,
+                _ => false,
+            };
+        if new {
             chased |= bit(to);
         }
     }
     chased
 }
 
-/// The enemy pieces chased anew by the move from `before` to `after` (one move apart): chased
-/// by the mover after it and not before. Squares as they stand in `after` (the mover's move
-/// does not move enemy pieces).
-pub fn new_chases(before: &Position, after: &Position) -> Bitboard {
-    let mover = before.side_to_move();
-    chased_by(after, mover) & !chased_by(before, mover)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Squares `attacker` chases in `fen`, as text.
+    /// Squares `attacker` chases in `fen` (every chase, new or not), as text.
     fn chased(fen: &str, attacker: Color) -> Vec<String> {
         let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        crate::board::Squares(chased_by(&pos, attacker))
-            .map(|s| s.to_string())
-            .collect()
+        let view = with_side_to_move(&pos, attacker);
+        let defender = with_side_to_move(&pos, attacker.flip());
+        let mut squares: Vec<String> = view
+            .generate_legal(GenKind::Captures)
+            .iter()
+            .filter(|&&m| attack(&view, &defender, m).is_some_and(Attack::chases))
+            .map(|m| m.to().to_string())
+            .collect();
+        squares.sort();
+        squares.dedup();
+        squares
     }
 
     #[test]
@@ -167,12 +236,14 @@ mod tests {
     fn new_chases_are_the_ones_a_move_adds() {
         // h3g3 attacks the unprotected g7 horse.
         let before = Position::from_fen("4k4/9/6n2/9/9/9/7R1/9/9/3K5 w - - 0 1").unwrap();
+        let m = before.parse_move("h3g3").unwrap();
         let mut after = before.clone();
-        after.do_move(before.parse_move("h3g3").unwrap());
-        assert_eq!(new_chases(&before, &after), bit(Square::new(6, 7)));
+        after.do_move(m);
+        assert_eq!(new_chases(&before, m, &after), bit(Square::new(6, 7)));
         // The Black horse stepping out of the attack chases nothing back.
+        let escape = after.parse_move("g7h9").unwrap();
         let mut escaped = after.clone();
-        escaped.do_move(after.parse_move("g7h9").unwrap());
-        assert_eq!(new_chases(&after, &escaped), 0);
+        escaped.do_move(escape);
+        assert_eq!(new_chases(&after, escape, &escaped), 0);
     }
 }

@@ -1,5 +1,11 @@
 //! Judging a repetition by the Asian rules (`rules.md`): perpetual check, then perpetual chase of
 //! one piece followed as it moves, else a draw.
+//!
+//! `rules.md` step 2 ("if any move in the cycle gave check: draw; checks mixed with chases are
+//! allowed") is read per side, as the AXF rules and Fairy-Stockfish apply it: a side whose
+//! checks alternate with idle moves or with chases of different pieces breaks no rule, but its
+//! checks do not excuse the other side's perpetual chase, and a checking move that also chases
+//! the piece keeps the chase going (AXF rule 32 and the diagrams of one check, one chase).
 
 use crate::board::{Color, Move, Piece, Position, Square, Squares, Undo};
 
@@ -19,17 +25,15 @@ where
     // The last move was made by the side not to move at `end`; sides alternate going back.
     let last_mover = end.side_to_move().flip();
     let mut checks_all = [true; 2];
-    let mut any_check = false;
     let mut mover = last_mover;
     for (_, check) in moves.clone() {
         checks_all[mover.index()] &= check;
-        any_check |= check;
         mover = mover.flip();
     }
     match checks_all {
         [true, false] => return Reason::PerpetualCheck { by: Color::Red },
         [false, true] => return Reason::PerpetualCheck { by: Color::Black },
-        _ if any_check => return Reason::Repetition,
+        [true, true] => return Reason::Repetition,
         _ => {}
     }
 
@@ -50,7 +54,7 @@ where
         id[m.from().index()] = id[m.to().index()];
         // Enemy pieces stand still during the mover's move, so `id` maps them in both positions.
         let mut ids = 0u128;
-        for s in Squares(new_chases(&pos, &after)) {
+        for s in Squares(new_chases(&pos, m, &after)) {
             ids |= 1 << id[s.index()];
         }
         chased[mover.index()] &= ids;

@@ -165,13 +165,14 @@ const CHASE_MUTUAL: Cycle = Cycle {
     verdict: "1/2-1/2 repetition",
 };
 
-/// Red chases every move, Black checks once per cycle: checks mixed in make it a draw.
+/// Red chases every move, Black checks once per cycle: one check and one idle move break no
+/// rule, and they do not excuse Red's perpetual chase.
 const CHECK_AND_CHASE: Cycle = Cycle {
     // Black horse g2 checks the f0 king (leg g1 empty). h1g1 blocks the leg and attacks the
     // horse; it jumps to h4; g1h1 attacks it up the h-file; h4g2 checks again.
     fen: "4k4/9/9/9/9/9/9/6n2/7R1/5K3 w - - 0 1",
     moves: "h1g1 g2h4 g1h1 h4g2",
-    verdict: "1/2-1/2 repetition",
+    verdict: "0-1 perpetual chase by Red (horse on g2)",
 };
 
 /// Rooks offering an exchange: a rook attacking a rook that can take back is no chase.
@@ -200,6 +201,59 @@ const KING_CHASER: Cycle = Cycle {
     verdict: "1/2-1/2 repetition",
 };
 
+/// Two rooks relay on one target: each move uncovers or brings a rook the horse did not face
+/// before, although the horse is attacked all along.
+const CHASE_RELAY: Cycle = Cycle {
+    // Red rooks d3 and d1, Black horse d7 (unprotected). d3c3 uncovers the d1 rook; c3d3 brings
+    // the moved rook back in front. Black shuffles its king.
+    fen: "4k4/9/3n5/9/9/9/3R5/9/3R5/5K3 w - - 0 1",
+    moves: "d3c3 e9e8 c3d3 e8e9",
+    verdict: "0-1 perpetual chase by Red (horse on d7)",
+};
+
+/// A king move that uncovers a rook is an uncovering move like any other.
+const CHASE_UNCOVERED_BY_KING: Cycle = Cycle {
+    // Red rooks d0 and e0 behind the king, which shuttles between e1 and d1; the Black cannon
+    // steps each time onto the file the king has just closed, and the king's step opens the
+    // other rook's file onto it.
+    fen: "5k3/9/9/9/4c4/9/9/9/4K4/3RR4 w - - 0 1",
+    moves: "e1d1 e5d5 d1e1 d5e5",
+    verdict: "0-1 perpetual chase by Red (cannon on e5)",
+};
+
+/// The same with a pawn across the river uncovering the rooks.
+const CHASE_UNCOVERED_BY_PAWN: Cycle = Cycle {
+    // Red pawn d5/e5 closes one of the rook files d0, e0; the Black advisor goes d9/e8 onto the
+    // closed file, the pawn's step opens the other. The f2 advisor keeps the kings apart.
+    fen: "3a1k3/9/9/9/3P5/9/9/5A3/5K3/3RR4 w - - 0 1",
+    moves: "d5e5 d9e8 e5d5 e8d9",
+    verdict: "0-1 perpetual chase by Red (advisor on d9)",
+};
+
+/// WXF (Asian rules) diagram 67, the cycle of its moves on a board set up to play them: the
+/// king may chase perpetually (rule 28). Black to move: c5=6 K5=4 c6=5 K4=5.
+const WXF_67_KING: Cycle = Cycle {
+    fen: "3k5/9/9/9/9/9/9/4c4/4K4/9 b - - 0 1",
+    moves: "e2f2 e1f1 f2e2 f1e1",
+    verdict: "1/2-1/2 repetition",
+};
+
+/// WXF diagram 80: two rooks take turns on two cannons (R1=2 c8=9 R8=9 c1=2 R2=1 c9=8 R9=8
+/// c2=1); chasing two pieces alternately is no perpetual chase (rule 32).
+const WXF_80_TWO_ON_TWO: Cycle = Cycle {
+    fen: "4k4/9/c6c1/9/9/9/9/1R6R/9/3K5 w - - 0 1",
+    moves: "i2h2 h7i7 b2a2 a7b7 h2i2 i7h7 a2b2 b7a7",
+    verdict: "1/2-1/2 repetition",
+};
+
+/// WXF diagram 91: every Red move chases the cannon and offers the rooks' exchange at once
+/// (R8=9 c1=2 R9=8 c2=1); still a perpetual chase (rule 36).
+const WXF_91_CHASE_AND_OFFER: Cycle = Cycle {
+    fen: "5k3/9/c8/9/9/9/9/1R2r4/9/3K5 w - - 0 1",
+    moves: "b2a2 a7b7 a2b2 b7a7",
+    verdict: "0-1 perpetual chase by Red (cannon on a7)",
+};
+
 /// Horses going out and back from the start: a plain repetition.
 const QUIET: Cycle = Cycle {
     fen: crate::board::START_FEN,
@@ -207,7 +261,13 @@ const QUIET: Cycle = Cycle {
     verdict: "1/2-1/2 repetition",
 };
 
-const CYCLES: [Cycle; 20] = [
+const CYCLES: [Cycle; 26] = [
+    WXF_67_KING,
+    WXF_80_TWO_ON_TWO,
+    WXF_91_CHASE_AND_OFFER,
+    CHASE_RELAY,
+    CHASE_UNCOVERED_BY_KING,
+    CHASE_UNCOVERED_BY_PAWN,
     CHECK_ROOK,
     CHECK_HORSE,
     CHECK_ALTERNATING,
@@ -239,33 +299,176 @@ fn verdict_text(v: Option<Verdict>) -> String {
     v.map_or("ongoing".to_string(), |v| v.to_string())
 }
 
-#[test]
-fn cycles_are_judged_at_the_third_occurrence() {
-    for c in &CYCLES {
-        let pos = start(c.fen);
-        let cycle = parse_line(&pos, c.moves);
-        let mut rec = GameRecord::new(pos.clone());
-        for (i, &m) in cycle.iter().chain(&cycle).enumerate() {
-            assert_eq!(rec.verdict(120), None, "{} ongoing before ply {i}", c.fen);
-            rec.play(m).unwrap();
+/// A change of the board the rules must not see: mirroring left-right, swapping the colours
+/// (turning the board round), or both.
+#[derive(Clone, Copy, Debug)]
+struct Symmetry {
+    mirror: bool,
+    swap: bool,
+}
+
+impl Symmetry {
+    const ALL: [Symmetry; 4] = [
+        Symmetry {
+            mirror: false,
+            swap: false,
+        },
+        Symmetry {
+            mirror: true,
+            swap: false,
+        },
+        Symmetry {
+            mirror: false,
+            swap: true,
+        },
+        Symmetry {
+            mirror: true,
+            swap: true,
+        },
+    ];
+
+    /// A square in ICCS (file letter, rank digit).
+    fn square(self, file: u8, rank: u8) -> String {
+        let f = if self.mirror {
+            b'i' - (file - b'a')
+        } else {
+            file
+        };
+        let r = if self.swap {
+            b'9' - (rank - b'0')
+        } else {
+            rank
+        };
+        format!("{}{}", f as char, r as char)
+    }
+
+    fn fen(self, fen: &str) -> String {
+        let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
+        let mut rows: Vec<String> = fields[0]
+            .split('/')
+            .map(|row| {
+                let mut cells = String::new();
+                for ch in row.chars() {
+                    match ch.to_digit(10) {
+                        Some(n) => cells.extend(std::iter::repeat_n('.', n as usize)),
+                        None if self.swap && ch.is_ascii_uppercase() => {
+                            cells.push(ch.to_ascii_lowercase())
+                        }
+                        None if self.swap => cells.push(ch.to_ascii_uppercase()),
+                        None => cells.push(ch),
+                    }
+                }
+                if self.mirror {
+                    cells = cells.chars().rev().collect();
+                }
+                cells
+            })
+            .collect();
+        if self.swap {
+            rows.reverse();
+            fields[1] = if fields[1] == "w" { "b" } else { "w" }.to_string();
         }
-        assert_eq!(
-            rec.position().key(),
-            pos.key(),
-            "{}: the cycle returns",
-            c.fen
-        );
-        assert_eq!(verdict_text(rec.verdict(120)), c.verdict, "{}", c.fen);
+        fields[0] = rows
+            .iter()
+            .map(|cells| {
+                let mut row = String::new();
+                let mut empty = 0;
+                for ch in cells.chars() {
+                    if ch == '.' {
+                        empty += 1;
+                        continue;
+                    }
+                    if empty > 0 {
+                        row.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    row.push(ch);
+                }
+                if empty > 0 {
+                    row.push_str(&empty.to_string());
+                }
+                row
+            })
+            .collect::<Vec<_>>()
+            .join("/");
+        fields.join(" ")
+    }
+
+    fn moves(self, moves: &str) -> String {
+        moves
+            .split_whitespace()
+            .map(|m| {
+                let b = m.as_bytes();
+                self.square(b[0], b[1]) + &self.square(b[2], b[3])
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// A verdict as `Verdict` writes it ("0-1 perpetual chase by Red (horse on g7)").
+    fn verdict(self, verdict: &str) -> String {
+        let mut v = verdict.to_string();
+        if self.swap {
+            let (result, reason) = v.split_once(' ').unwrap_or((&v, ""));
+            let result = match result {
+                "1-0" => "0-1",
+                "0-1" => "1-0",
+                other => other,
+            };
+            let reason = if reason.contains("by Red") {
+                reason.replace("by Red", "by Black")
+            } else {
+                reason.replace("by Black", "by Red")
+            };
+            v = format!("{result} {reason}").trim_end().to_string();
+        }
+        if let Some(at) = v.find(" on ") {
+            let b = v.as_bytes();
+            let sq = self.square(b[at + 4], b[at + 5]);
+            v.replace_range(at + 4..at + 6, &sq);
+        }
+        v
     }
 }
 
 /// The score `judge` should give the side to move at `pos` for a cycle with this verdict.
-fn expected_score(c: &Cycle, pos: &Position) -> RuleScore {
+fn expected_score(verdict: &str, pos: &Position) -> RuleScore {
     let red_to_move = pos.side_to_move() == Color::Red;
-    match (c.verdict.split(' ').next(), red_to_move) {
+    match (verdict.split(' ').next(), red_to_move) {
         (Some("1/2-1/2"), _) => RuleScore::Draw,
         (Some("1-0"), true) | (Some("0-1"), false) => RuleScore::Win,
         _ => RuleScore::Loss,
+    }
+}
+
+/// Every cycle in every symmetry: (start, cycle moves, verdict, what it came from).
+fn all_cycles() -> Vec<(Position, Vec<Move>, String, String)> {
+    let mut out = Vec::new();
+    for c in &CYCLES {
+        for sym in Symmetry::ALL {
+            let pos = start(&sym.fen(c.fen));
+            let cycle = parse_line(&pos, &sym.moves(c.moves));
+            out.push((
+                pos,
+                cycle,
+                sym.verdict(c.verdict),
+                format!("{} {sym:?}", c.fen),
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn cycles_are_judged_at_the_third_occurrence() {
+    for (pos, cycle, verdict, name) in all_cycles() {
+        let mut rec = GameRecord::new(pos.clone());
+        for (i, &m) in cycle.iter().chain(&cycle).enumerate() {
+            assert_eq!(rec.verdict(120), None, "{name} ongoing before ply {i}");
+            rec.play(m).unwrap();
+        }
+        assert_eq!(rec.position().key(), pos.key(), "{name}: the cycle returns");
+        assert_eq!(verdict_text(rec.verdict(120)), verdict, "{name}");
     }
 }
 
@@ -284,35 +487,96 @@ fn walk(history: &mut SearchHistory, pos: &mut Position, moves: &[Move]) -> Vec<
 
 #[test]
 fn search_scores_a_cycle_on_the_path_at_its_second_occurrence() {
-    for c in &CYCLES {
-        let mut pos = start(c.fen);
-        let cycle = parse_line(&pos, c.moves);
+    for (mut pos, cycle, verdict, name) in all_cycles() {
         let mut history = SearchHistory::from_record(&GameRecord::new(pos.clone()));
         // Back at the root: only its second occurrence, the game goes on.
         let n = cycle.len();
         let first = walk(&mut history, &mut pos, &cycle);
-        assert!(first.iter().all(Option::is_none), "{}: {first:?}", c.fen);
+        assert!(first.iter().all(Option::is_none), "{name}: {first:?}");
         // One more move repeats the position after the first move, which lies inside the tree.
         let again = walk(&mut history, &mut pos, &cycle[..1]);
-        assert_eq!(again, [Some(expected_score(c, &pos))], "{}", c.fen);
+        assert_eq!(again, [Some(expected_score(&verdict, &pos))], "{name}");
         assert_eq!(history.path_len(), n + 1);
     }
 }
 
 #[test]
 fn search_scores_a_cycle_with_the_game_history_at_its_third_occurrence() {
-    for c in &CYCLES {
-        let pos = start(c.fen);
-        let cycle = parse_line(&pos, c.moves);
-        let rec =
-            GameRecord::from_moves(pos.clone(), &c.moves.split_whitespace().collect::<Vec<_>>())
-                .unwrap();
+    for (pos, cycle, verdict, name) in all_cycles() {
+        let mut rec = GameRecord::new(pos);
+        for &m in &cycle {
+            rec.push(m);
+        }
         let mut history = SearchHistory::from_record(&rec);
         let mut pos = rec.position().clone();
         let judged = walk(&mut history, &mut pos, &cycle);
         let (last, before) = judged.split_last().unwrap();
-        assert!(before.iter().all(Option::is_none), "{}: {judged:?}", c.fen);
-        assert_eq!(*last, Some(expected_score(c, &pos)), "{}", c.fen);
+        assert!(before.iter().all(Option::is_none), "{name}: {judged:?}");
+        assert_eq!(*last, Some(expected_score(&verdict, &pos)), "{name}");
+    }
+}
+
+/// Fairy-Stockfish's chasing tests (`tests/data/repetition-fairy-stockfish.txt`): the referee
+/// gives each its result when a position first stands for the third time (one case plays on
+/// past that point; the result is the same), and the search, walking
+/// the same moves from the start, scores the first repetition inside its tree the same way; in
+/// every symmetry.
+#[test]
+fn fairy_stockfish_cases_in_every_symmetry() {
+    let data = include_str!("../../tests/data/repetition-fairy-stockfish.txt");
+    let cases: Vec<Vec<&str>> = data
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| l.split(" | ").collect())
+        .collect();
+    assert_eq!(cases.len(), 33);
+    for case in &cases {
+        let [name, fen, moves, result] = case[..] else {
+            panic!("{case:?}: four fields");
+        };
+        for sym in Symmetry::ALL {
+            let name = format!("{name} {sym:?}");
+            let pos = start(&sym.fen(fen));
+            let line = parse_line(&pos, &sym.moves(moves));
+            let mut rec = GameRecord::new(pos.clone());
+            for &m in &line {
+                if rec.verdict(120).is_some() {
+                    break;
+                }
+                rec.play(m).unwrap();
+            }
+            let verdict = verdict_text(rec.verdict(120));
+            let mut history = SearchHistory::from_record(&GameRecord::new(pos.clone()));
+            let mut p = pos.clone();
+            let mut judged = walk(&mut history, &mut p, &line).into_iter().flatten();
+            let first = judged.next();
+            if result == "?" {
+                assert_eq!(verdict, "1/2-1/2 repetition", "{name}");
+                assert_eq!(first, Some(RuleScore::Draw), "{name}");
+                continue;
+            }
+            let result = if result == "1/2-1/2" {
+                result.to_string()
+            } else {
+                sym.verdict(result)
+            };
+            assert!(
+                verdict.starts_with(&result),
+                "{name}: {verdict}, want {result}"
+            );
+            // The first repetition on the path is one cycle in: judge it where it happened.
+            let mut p = pos.clone();
+            let mut h = SearchHistory::from_record(&GameRecord::new(pos.clone()));
+            let at = walk(&mut h, &mut p, &line)
+                .iter()
+                .position(Option::is_some)
+                .unwrap_or_else(|| panic!("{name}: the search sees the repetition"));
+            let mut q = pos.clone();
+            for &m in &line[..=at] {
+                q.do_move(m);
+            }
+            assert_eq!(first, Some(expected_score(&result, &q)), "{name}");
+        }
     }
 }
 
@@ -448,7 +712,7 @@ fn no_attacking_material_draws() {
 }
 
 #[test]
-fn only_the_checks_keep_check_and_chase_a_draw() {
+fn every_red_move_of_check_and_chase_chases_the_horse() {
     // Every Red move of CHECK_AND_CHASE newly chases the Black horse.
     let pos = start(CHECK_AND_CHASE.fen);
     let mut p = pos.clone();
@@ -460,7 +724,7 @@ fn only_the_checks_keep_check_and_chase_a_draw() {
         p.do_move(m);
         if i % 2 == 0 {
             let horse = p.pieces(Color::Black, PieceType::Horse);
-            assert_eq!(chase::new_chases(&before, &p), horse, "{m}");
+            assert_eq!(chase::new_chases(&before, m, &p), horse, "{m}");
         }
     }
 }
