@@ -8,6 +8,7 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use crate::board::{Move, Position};
+use crate::book::{Book, choose};
 use crate::eval::nnue::default_net;
 use crate::eval::nnue::network::Network;
 use crate::rules::GameRecord;
@@ -42,8 +43,9 @@ pub struct SearchInfo {
     pub multipv: u32,
     pub score: Score,
     pub bound: Bound,
-    /// Win, draw and loss chances of `score`, per mille (`eval::wdl`).
-    pub wdl: [u32; 3],
+    /// Win, draw and loss chances of `score`, per mille (`eval::wdl`); `None` for a book
+    /// move, whose score is its weight.
+    pub wdl: Option<[u32; 3]>,
     pub nodes: u64,
     pub nps: u64,
     /// Permille of the hash table in use.
@@ -118,6 +120,10 @@ pub struct EngineOptions {
     /// Play at the strength `elo` (`search::strength`) instead of full strength.
     pub limit_strength: bool,
     pub elo: u64,
+    /// Play from the opening book, when one is loaded.
+    pub own_book: bool,
+    /// From the book, always its heaviest move (else a random one in proportion to weight).
+    pub best_book_move: bool,
 }
 
 /// A seed that differs from run to run (std's hasher keys are random per process and per call).
@@ -151,8 +157,11 @@ pub struct Engine {
     worker: Option<JoinHandle<Vec<Box<Worker>>>>,
     /// The net searches use when `use_nnue` is on: the embedded one or an `EvalFile`.
     net: Arc<Network>,
-    /// Seeds a strength-limited game's evaluation noise; drawn again each new game.
+    /// Seeds a strength-limited game's evaluation noise and the book's choices; drawn again
+    /// each new game.
     noise_seed: u64,
+    /// The opening book (`Book File`), if one is loaded.
+    book: Option<Book>,
 }
 
 impl Engine {
@@ -168,7 +177,45 @@ impl Engine {
             worker: None,
             net: default_net(),
             noise_seed: random_seed(),
+            book: None,
         }
+    }
+
+    /// Loads the book files of a `;`-separated list (empty: no book); on an error the current
+    /// book stays. Returns how many records were read.
+    pub fn load_book(&mut self, list: &str) -> Result<usize, String> {
+        if list.trim().is_empty() {
+            self.book = None;
+            return Ok(0);
+        }
+        let book = Book::load_all(list).map_err(|e| format!("book {e}; the current book stays"))?;
+        let records = book.len();
+        self.book = Some(book);
+        Ok(records)
+    }
+
+    /// The book's move for this `go`, if the book is on and has one: a finite search only (a
+    /// ponder or infinite search waits for `stop`), legal, not banned, among `searchmoves`, and
+    /// not back to a position of the game.
+    fn book_move(&self, limits: &Limits) -> Option<(Vec<crate::book::BookMove>, Move)> {
+        let book = self.book.as_ref().filter(|_| self.options.own_book)?;
+        if limits.infinite || limits.ponder {
+            return None;
+        }
+        let pos = self.game.position();
+        let seen: Vec<u64> = (0..self.game.moves().len())
+            .map(|i| self.game.position_at(i).key())
+            .collect();
+        let moves: Vec<_> = book
+            .moves(pos)
+            .into_iter()
+            .filter(|b| !self.banmoves.contains(&b.mv))
+            .filter(|b| limits.searchmoves.is_empty() || limits.searchmoves.contains(&b.mv))
+            .filter(|b| !seen.contains(&pos.key_after(b.mv)))
+            .collect();
+        let draw = crate::tools::matches::openings::splitmix64(&mut (self.noise_seed ^ pos.key()));
+        let pick = choose(&moves, self.options.best_book_move, draw)?;
+        Some((moves, pick.mv))
     }
 
     /// Loads a net file for later searches; on any error the current net stays.
@@ -258,9 +305,40 @@ impl Engine {
         self.banmoves = moves;
     }
 
-    /// Starts a search and returns at once; reports `Info`s then exactly one `BestMove`.
+    /// Starts a search and returns at once; reports `Info`s then exactly one `BestMove`. A
+    /// move from the book is reported at once, as ElephantEye does: one `Info` at depth 0 per
+    /// book move (its weight as the score), then the choice.
     pub fn go(&mut self, mut limits: Limits) {
         self.stop_and_wait();
+        if let Some((moves, best)) = self.book_move(&limits) {
+            for b in &moves {
+                self.reporter.report(Report::Info(SearchInfo {
+                    depth: 0,
+                    seldepth: 0,
+                    multipv: 1,
+                    score: Score::Cp(i32::from(b.weight)),
+                    bound: Bound::Exact,
+                    wdl: None,
+                    nodes: 0,
+                    nps: 0,
+                    hashfull: self.tt.hashfull(),
+                    time_ms: 0,
+                    pv: vec![b.mv],
+                }));
+            }
+            let mut next = self.game.position().clone();
+            next.do_move(best);
+            let ponder = self
+                .book
+                .as_ref()
+                .and_then(|b| b.moves(&next).first().map(|b| b.mv));
+            self.reporter.report(Report::BestMove(BestMove {
+                best: Some(best),
+                ponder,
+                score: None,
+            }));
+            return;
+        }
         let mut noise = Noise::default();
         if self.options.limit_strength {
             let s = Strength::of_elo(self.options.elo);

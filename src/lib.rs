@@ -3,6 +3,7 @@
 //! The library holds the whole engine; the `chuhan` binary is a thin front end over it.
 
 pub mod board;
+pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod movegen;

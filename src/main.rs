@@ -73,6 +73,9 @@ enum Command {
     Train(TrainArgs),
     /// Fit the win/draw/loss model to datagen files; prints it and its held-out calibration.
     WdlFit(WdlFitArgs),
+    /// Opening books: build one from PGN games, or show what one offers.
+    #[command(subcommand)]
+    Book(chuhan::tools::book::BookCommand),
 }
 
 #[derive(clap::Args)]
@@ -401,6 +404,7 @@ fn main() -> ExitCode {
         Some(Command::Train(args)) => exit_code(train(args)),
         Some(Command::Datagen(args)) => exit_code(datagen(args)),
         Some(Command::WdlFit(args)) => exit_code(wdl_fit(args)),
+        Some(Command::Book(command)) => exit_code(chuhan::tools::book::run(command)),
         Some(Command::Tune(t)) => match tune(t) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

@@ -51,12 +51,16 @@ fn referee_setup_and_unknown_options_are_silent() {
         "setoption usemillisec true",
         "setoption hashsize 16",
         "setoption threads 1",
-        "setoption bookfiles /no/such/book",
         "setoption style risky",
     ] {
         e.send(line);
     }
     assert_eq!(e.sync(), ["readyok"]);
+    // A book file that is not there is worth one message.
+    e.send("setoption bookfiles /no/such/book");
+    let lines = e.sync();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("info message book /no/such/book"), "{lines:?}");
 }
 
 #[test]

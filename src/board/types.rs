@@ -232,6 +232,12 @@ impl Square {
         self.0 / 9
     }
 
+    /// The point mirrored left to right (file a ↔ i), a symmetry of the game.
+    #[inline(always)]
+    pub const fn mirror_file(self) -> Square {
+        Square::new(8 - self.file(), self.rank())
+    }
+
     /// The same point seen from the other side (used for Black's piece-square tables).
     #[inline(always)]
     pub const fn flip_rank(self) -> Square {

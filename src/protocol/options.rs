@@ -40,6 +40,8 @@ impl Default for Settings {
                 use_nnue: false,
                 limit_strength: false,
                 elo: 0,
+                own_book: false,
+                best_book_move: false,
             },
             millisec: false,
             batch: false,
@@ -74,6 +76,8 @@ pub enum Action {
     LoadNet,
     /// Append every line in and out to the named file (empty: stop).
     DebugLog,
+    /// Load the book files of a `;`-separated list (empty: no book).
+    LoadBook,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -238,6 +242,37 @@ pub static OPTIONS: &[OptionSpec] = &[
         },
         help: "appends every line in and out to the file, with a millisecond timestamp and `<<` \
                for input, `>>` for output; `<empty>` stops it (attach it to a problem report)",
+    },
+    OptionSpec {
+        uci: Some("OwnBook"),
+        ucci: Some("usebook"),
+        kind: Kind::Check {
+            default: true,
+            set: |s, v| s.engine.own_book = v,
+        },
+        help: "play from the opening book while it has a move (only when a `Book File` is \
+               loaded)",
+    },
+    OptionSpec {
+        uci: Some("Book File"),
+        ucci: Some("bookfiles"),
+        kind: Kind::Text {
+            default: EMPTY,
+            action: Action::LoadBook,
+        },
+        help: "opening books in ElephantEye's BOOK.DAT format, several separated by `;` \
+               (`chuhan book build` makes one from PGN games); a bad file gets one message and \
+               the current book stays",
+    },
+    OptionSpec {
+        uci: Some("Best Book Move"),
+        ucci: Some("bestbookmove"),
+        kind: Kind::Check {
+            default: false,
+            set: |s, v| s.engine.best_book_move = v,
+        },
+        help: "always the book's heaviest move; off: a random one in proportion to the weights, \
+               drawn afresh each game",
     },
     OptionSpec {
         uci: Some("UCI_ShowWDL"),

@@ -192,6 +192,11 @@ impl Session {
                     self.tell(&[e]);
                 }
             }
+            Some((Action::LoadBook, list)) => match self.engine.load_book(list) {
+                Ok(0) => {}
+                Ok(n) => self.tell(&[format!("book: {n} records")]),
+                Err(e) => self.tell(&[e]),
+            },
             Some((Action::LoadNet, path)) => {
                 if path.is_empty() || path == EMBEDDED_NET {
                     self.engine.use_embedded_net();

@@ -115,6 +115,10 @@ pub fn info(i: &SearchInfo) -> Vec<String> {
             line.push_str(&format!(" {m}"));
         }
     }
+    if i.nodes == 0 {
+        // Nothing was searched (a book move, no legal move): ElephantEye's one line.
+        return vec![line];
+    }
     vec![line, format!("info time {} nodes {}", i.time_ms, i.nodes)]
 }
 

@@ -125,11 +125,9 @@ pub fn info(i: &SearchInfo, show_wdl: bool) -> Vec<String> {
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
     };
-    let wdl = if show_wdl {
-        let [w, d, l] = i.wdl;
-        format!(" wdl {w} {d} {l}")
-    } else {
-        String::new()
+    let wdl = match i.wdl {
+        Some([w, d, l]) if show_wdl => format!(" wdl {w} {d} {l}"),
+        _ => String::new(),
     };
     let mut line = format!(
         "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {} hashfull {} time {}",

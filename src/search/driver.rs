@@ -109,7 +109,7 @@ pub fn run(
             multipv: 1,
             score: Score::Mate(0),
             bound: Bound::Exact,
-            wdl: [0, 0, 1000],
+            wdl: Some([0, 0, 1000]),
             nodes: 0,
             nps: 0,
             hashfull: tt.hashfull(),
@@ -224,11 +224,11 @@ fn info(ctx: &SearchContext, main: &Worker, index: usize, line: &Line) -> Search
         multipv: index as u32 + 1,
         score,
         bound: line.bound,
-        wdl: match score {
+        wdl: Some(match score {
             Score::Cp(cp) => MODEL.permille(cp, ctx.root_material),
             Score::Mate(m) if m > 0 => [1000, 0, 0],
             Score::Mate(_) => [0, 0, 1000],
-        },
+        }),
         nodes,
         nps: nodes * 1000 / ms.max(1),
         hashfull: ctx.tt.hashfull(),

@@ -1,6 +1,7 @@
 //! Users of the engine API and the rules, never their insides: terminal play, the match runner
 //! and the PGN writer they share.
 
+pub mod book;
 pub mod datagen;
 pub mod interrupt;
 pub mod matches;

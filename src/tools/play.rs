@@ -671,7 +671,7 @@ mod tests {
             multipv: 1,
             score: Score::Cp(35),
             bound: Bound::Exact,
-            wdl: [300, 500, 200],
+            wdl: Some([300, 500, 200]),
             nodes: 1000,
             nps: 250_000,
             hashfull: 0,

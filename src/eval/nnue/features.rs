@@ -23,7 +23,7 @@ pub fn index(view: Color, piece: Piece, sq: Square) -> usize {
 /// game: the trainer uses it to double its data).
 #[inline(always)]
 pub fn mirrored_index(view: Color, piece: Piece, sq: Square) -> usize {
-    index(view, piece, Square::new(8 - sq.file(), sq.rank()))
+    index(view, piece, sq.mirror_file())
 }
 
 #[cfg(test)]

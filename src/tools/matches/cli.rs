@@ -13,11 +13,12 @@ use crate::rules::DEFAULT_MOVE_LIMIT;
 use super::adjudication::{DrawRule, ResignRule};
 use super::clock::{Limit, TimeControl};
 use super::game::GameRules;
-use super::openings::{load_openings, shuffle};
+use super::openings::{book_openings, load_openings, shuffle};
 use super::report::format_report;
 use super::runner::{MatchConfig, run_match};
 use super::spec::EngineSpec;
 use super::sprt::Sprt;
+use crate::book::Book;
 
 /// Every `--engine` occurrence with its words, kept apart: `--engine cmd=a name=x --engine
 /// cmd=b`. Derive cannot group multi-word occurrences (`Vec<Vec<_>>` is unstable), hence the
@@ -84,8 +85,14 @@ pub struct MatchArgs {
     #[arg(long)]
     nodes: Option<u64>,
     /// EPD/FEN file of opening positions (default: the start position only).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "book")]
     openings: Option<PathBuf>,
+    /// Draw the openings from this book (BOOK.DAT), walking it by weight to --book-plies.
+    #[arg(long)]
+    book: Option<PathBuf>,
+    /// How deep the book openings go, in plies.
+    #[arg(long, default_value_t = 8, requires = "book")]
+    book_plies: usize,
     /// Shuffle the openings with this seed (default: file order).
     #[arg(long)]
     seed: Option<u64>,
@@ -152,11 +159,24 @@ impl MatchArgs {
             (.., Some(n)) => Limit::Nodes(n),
             _ => return Err("give --tc, --movetime, --depth or --nodes".into()),
         };
-        let mut openings = match &self.openings {
-            Some(path) => load_openings(path)?,
-            None => vec![Position::startpos()],
+        let mut openings = match (&self.openings, &self.book) {
+            (Some(path), _) => load_openings(path)?,
+            (None, Some(path)) => {
+                let book = Book::load(path)?;
+                let count = self.games.div_ceil(2) as usize;
+                let walked = book_openings(&book, self.book_plies, count, self.seed.unwrap_or(0));
+                if walked.is_empty() {
+                    return Err(format!(
+                        "{}: no line of the book is {} plies deep",
+                        path.display(),
+                        self.book_plies
+                    ));
+                }
+                walked
+            }
+            (None, None) => vec![Position::startpos()],
         };
-        if let Some(seed) = self.seed {
+        if let (Some(seed), None) = (self.seed, &self.book) {
             shuffle(&mut openings, seed);
         }
         Ok(MatchConfig {

@@ -1,10 +1,12 @@
-//! Opening positions for a match, read from an EPD or FEN file: one position per line, `#`
-//! comments and blank lines skipped; fields after the side to move (EPD opcodes, counters) are
-//! ignored, so every game starts with a fresh move counter.
+//! Opening positions for a match, read from an EPD or FEN file (one position per line, `#`
+//! comments and blank lines skipped; fields after the side to move, EPD opcodes and counters,
+//! are ignored, so every game starts with a fresh move counter) or walked out of a book.
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use crate::board::Position;
+use crate::book::{Book, choose};
 
 /// Reads every position of `path`, refusing the file at the first bad line.
 pub fn load_openings(path: &Path) -> Result<Vec<Position>, String> {
@@ -34,6 +36,35 @@ pub fn parse_openings(text: &str) -> Result<Vec<Position>, String> {
         return Err("no positions".into());
     }
     Ok(out)
+}
+
+/// Up to `count` distinct positions `plies` deep in `book`: walks from the start position,
+/// each move drawn by weight (seeded), a walk that leaves the book early dropped.
+pub fn book_openings(book: &Book, plies: usize, count: usize, seed: u64) -> Vec<Position> {
+    let mut state = seed;
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    // Enough walks to find `count` distinct lines when the book holds them.
+    for _ in 0..count.saturating_mul(50).max(100) {
+        if out.len() == count {
+            break;
+        }
+        let mut pos = Position::startpos();
+        let complete = (0..plies).all(|_| {
+            let moves = book.moves(&pos);
+            match choose(&moves, false, splitmix64(&mut state)) {
+                Some(b) => {
+                    pos.do_move(b.mv);
+                    true
+                }
+                None => false,
+            }
+        });
+        if complete && !pos.has_no_legal_move() && seen.insert(pos.key()) {
+            out.push(pos);
+        }
+    }
+    out
 }
 
 /// A reproducible shuffle (splitmix64-driven Fisher-Yates), so `--seed` fixes the order.
@@ -70,6 +101,39 @@ mod tests {
         assert_eq!(v[1].side_to_move(), crate::Color::Black);
         assert!(parse_openings("# nothing\n").is_err());
         assert!(parse_openings("rnbakabnr/9 w\n").is_err());
+    }
+
+    #[test]
+    fn book_walks_give_distinct_positions_at_the_depth() {
+        use crate::book::Entry;
+        use crate::book::zobrist::{encode, lock};
+        let start = Position::startpos();
+        let mut entries = Vec::new();
+        let mut add = |pos: &Position, text: &str| {
+            entries.push(Entry {
+                lock: lock(pos, false),
+                code: encode(pos.parse_move(text).unwrap()),
+                weight: 1,
+            });
+        };
+        for first in ["h2e2", "c3c4"] {
+            add(&start, first);
+            let mut p = start.clone();
+            p.do_move(start.parse_move(first).unwrap());
+            add(&p, "h9g7");
+            add(&p, "b9c7");
+        }
+        let book = Book::from_entries(entries);
+        let walked = book_openings(&book, 2, 10, 1);
+        // Two first moves times two answers: four lines, each once, each two plies deep.
+        assert_eq!(walked.len(), 4);
+        let keys: HashSet<u64> = walked.iter().map(Position::key).collect();
+        assert_eq!(keys.len(), 4);
+        assert!(walked.iter().all(|p| p.side_to_move() == crate::Color::Red));
+        assert_eq!(book_openings(&book, 2, 10, 1).len(), 4);
+        // Three plies leave this book: no opening is that deep.
+        assert!(book_openings(&book, 3, 10, 1).is_empty());
+        assert_eq!(book_openings(&book, 1, 1, 5).len(), 1);
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! Games as PGN the way xiangqi software reads it (xqbase convention), for terminal play and
 //! the match runner: `[Game "Chinese Chess"]`, `[Red]`/`[Black]`, `[FEN]` when the game did
 //! not start from the opening position, `[Format]` naming the move notation (ICCS moves are
-//! written `H2-E2`), a comment after any move, movetext wrapped under 80 columns.
+//! written `H2-E2`), a comment after any move, movetext wrapped under 80 columns. Reading is in
+//! [`reader`].
+
+pub mod reader;
 
 use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
