@@ -155,6 +155,22 @@ mod tests {
     }
 
     #[test]
+    fn locks_match_elephanteyes_own_book() {
+        // ElephantEye's BOOK.DAT (xqbase/eleeye, BOOK/BOOK.DAT) files b2e2 and h2e2 (weight
+        // 1473 each) under the start position's lock, and b9c7 (weight 761) under the lock of
+        // the position after b2e2: facts read from that file.
+        let start = Position::startpos();
+        assert_eq!(lock(&start, false), 0x0526_56d5);
+        let mut b2e2 = start.clone();
+        b2e2.do_move(start.parse_move("b2e2").unwrap());
+        assert_eq!(lock(&b2e2, false), 0x5396_644f);
+        // After h2e2 the book has only the mirror image.
+        let mut h2e2 = start.clone();
+        h2e2.do_move(start.parse_move("h2e2").unwrap());
+        assert_eq!(lock(&h2e2, true), 0x5396_644f);
+    }
+
+    #[test]
     fn locks_follow_pieces_side_and_mirror() {
         let start = Position::startpos();
         // The start position is symmetric left to right.
