@@ -5,12 +5,12 @@
 #
 # Each calibrated skill (the points of CALIBRATION in src/search/strength.rs, reached exactly by
 # setting UCI_Elo to the point's Elo) plays the next one 60 games; the top skill, ElephantEye
-# (run from ELEEYE_DIR, a folder without BOOK.DAT, so book off) and full strength play a round
-# robin, 40 games a pair; all at 10+0.1 on the master-game openings. Then one rating fit over all
-# games with ElephantEye at 2000. A pair whose log is complete is not played again, so a stopped
+# (run in ELEEYE_DIR, its book turned off) and full strength play a round robin, 40 games a
+# pair; all at 10+0.1 on the master-game openings. Then one rating fit over all games with
+# ElephantEye at 2000. A pair whose log is complete is not played again, so a stopped
 # run resumes. GAMES (pairs), ANCHOR_GAMES and CONCURRENCY override the defaults.
 set -euo pipefail
-[ $# -eq 4 ] || { sed -n 2,12p "$0"; exit 2; }
+[ $# -eq 4 ] || { sed -n 2,11p "$0"; exit 2; }
 chuhan=$(realpath "$1") eleeye=$(realpath "$2") eleeye_dir=$(realpath "$3") out=$4
 root=$(dirname "$(realpath "$0")")/..
 openings=$root/bench-positions/master-openings.epd
@@ -39,7 +39,7 @@ done
 read -r top etop <<<"${points[${#points[@]} - 1]}"
 if ! done_log anchor.log; then
   # shellcheck disable=SC2046
-  "$chuhan" match --engine "cmd=$eleeye" name=eleeye proto=ucci "dir=$eleeye_dir" \
+  "$chuhan" match --engine "cmd=$eleeye" name=eleeye proto=ucci "dir=$eleeye_dir" option.usebook=false \
     --engine $(limited "$top" "$etop") --engine "cmd=$chuhan" name=full \
     --games "${ANCHOR_GAMES:-40}" --tc 10+0.1 --openings "$openings" --seed 6 --time-margin 200 \
     --concurrency "${CONCURRENCY:-2}" --pgn anchor.pgn >anchor.log 2>&1
