@@ -60,7 +60,10 @@ fn referee_setup_and_unknown_options_are_silent() {
     e.send("setoption bookfiles /no/such/book");
     let lines = e.sync();
     assert_eq!(lines.len(), 2, "{lines:?}");
-    assert!(lines[0].starts_with("info message book /no/such/book"), "{lines:?}");
+    assert!(
+        lines[0].starts_with("info message book /no/such/book"),
+        "{lines:?}"
+    );
 }
 
 #[test]
