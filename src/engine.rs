@@ -84,8 +84,6 @@ pub struct Clock {
     pub inc_ms: u64,
     /// Moves until the next time control, if any.
     pub movestogo: Option<u32>,
-    pub opp_time_ms: Option<u64>,
-    pub opp_inc_ms: Option<u64>,
 }
 
 /// What bounds one search. All `None`/false means search until `stop`.
@@ -114,7 +112,6 @@ pub struct EngineOptions {
     pub move_overhead_ms: u64,
     /// Plies without capture before a draw, 0 = off.
     pub move_limit: u32,
-    pub ponder: bool,
     /// Evaluate with the net (else the hand-written evaluation).
     pub use_nnue: bool,
     /// Play at the strength `elo` (`search::strength`) instead of full strength.

@@ -36,7 +36,6 @@ impl Default for Settings {
                 multipv: 0,
                 move_overhead_ms: 0,
                 move_limit: 0,
-                ponder: false,
                 use_nnue: false,
                 limit_strength: false,
                 elo: 0,
@@ -156,7 +155,8 @@ pub static OPTIONS: &[OptionSpec] = &[
         ucci: Some("ponder"),
         kind: Kind::Check {
             default: false,
-            set: |s, v| s.engine.ponder = v,
+            // Nothing to store: pondering is what `go ponder` asks for.
+            set: |_, _| {},
         },
         help: "the GUI may let the engine think on the opponent's time",
     },
@@ -521,7 +521,7 @@ mod tests {
         let s = Settings::default();
         assert_eq!(s.engine.hash_mb, 64);
         assert_eq!(s.engine.move_limit, crate::rules::DEFAULT_MOVE_LIMIT);
-        assert!(s.engine.use_nnue && !s.engine.ponder && !s.millisec);
+        assert!(s.engine.use_nnue && !s.millisec);
     }
 
     #[test]

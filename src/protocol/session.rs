@@ -244,7 +244,7 @@ fn own_clock(spec: ClockSpec, side: Color, notes: &mut Notes) -> Option<Clock> {
             inc,
             movestogo,
         } => {
-            let (us, them) = (side.index(), side.flip().index());
+            let us = side.index();
             let Some(time_ms) = time[us] else {
                 notes.push(format!("go: no time given for {}", side.name()));
                 return None;
@@ -253,8 +253,6 @@ fn own_clock(spec: ClockSpec, side: Color, notes: &mut Notes) -> Option<Clock> {
                 time_ms,
                 inc_ms: inc[us].unwrap_or(0),
                 movestogo,
-                opp_time_ms: time[them],
-                opp_inc_ms: inc[them],
             })
         }
     }

@@ -53,7 +53,7 @@ fn parse_setoption(args: &[&str], notes: &mut Notes) -> Result<Command, String> 
 /// [opptime t [oppmovestogo n | oppincrement i]]`, times in `unit_ms` milliseconds.
 fn parse_go(args: &[&str], unit_ms: u64, notes: &mut Notes) -> Result<Command, String> {
     let mut go = GoRequest::default();
-    let (mut time, mut inc, mut movestogo, mut opp_time, mut opp_inc) = (None, 0, None, None, None);
+    let (mut time, mut inc, mut movestogo) = (None, 0, None);
     let mut a = GoArgs::new(args);
     while let Some(key) = a.key() {
         match key {
@@ -65,9 +65,9 @@ fn parse_go(args: &[&str], unit_ms: u64, notes: &mut Notes) -> Result<Command, S
             "time" => time = Some(a.time(key, unit_ms, notes)?),
             "increment" => inc = a.time(key, unit_ms, notes)?,
             "movestogo" => movestogo = Some(a.movestogo(key, notes)?),
-            "opptime" => opp_time = Some(a.time(key, unit_ms, notes)?),
-            "oppincrement" => opp_inc = Some(a.time(key, unit_ms, notes)?),
-            // The engine's clock model has no use for the opponent's moves to go.
+            // The engine's clock model uses its own clock only: the opponent's is read, checked
+            // and left.
+            "opptime" | "oppincrement" => drop(a.time(key, unit_ms, notes)?),
             "oppmovestogo" => drop(a.movestogo(key, notes)?),
             "perft" => return parse_perft(a.rest()),
             _ => notes.push(format!("go: unknown parameter '{}' ignored", quote(key))),
@@ -78,8 +78,6 @@ fn parse_go(args: &[&str], unit_ms: u64, notes: &mut Notes) -> Result<Command, S
             time_ms,
             inc_ms: inc,
             movestogo,
-            opp_time_ms: opp_time,
-            opp_inc_ms: opp_inc,
         }));
     }
     Ok(Command::Go(Box::new(go)))
@@ -194,8 +192,6 @@ mod tests {
                     time_ms: 60 * unit,
                     inc_ms: 2 * unit,
                     movestogo: None,
-                    opp_time_ms: Some(30 * unit),
-                    opp_inc_ms: Some(unit),
                 }))
             );
         }

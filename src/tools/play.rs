@@ -428,8 +428,6 @@ impl Session {
                         time_ms: c[side.index()],
                         inc_ms: tc.inc_ms,
                         movestogo: None,
-                        opp_time_ms: Some(c[side.flip().index()]),
-                        opp_inc_ms: Some(tc.inc_ms),
                     }),
                     ..Limits::default()
                 }
