@@ -333,7 +333,7 @@ fn display_and_perft_commands() {
     assert!(board.iter().any(|l| l.contains("FEN: ")));
     e.send("d cn");
     let board = e.until(|l| l.starts_with("Key: "), PROMPT);
-    assert!(board.iter().any(|l| l.contains('帥')));
+    assert!(board.iter().any(|l| l.contains('帅')));
     e.send("perft 2");
     let report = e.until(|l| l.starts_with("Nodes searched"), PROMPT);
     let mut pos = Position::from_fen(&e.fen()).unwrap();

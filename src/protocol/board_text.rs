@@ -1,6 +1,6 @@
 //! The board as the `d` command prints it: letters, or Chinese characters on request.
 
-use crate::board::Position;
+use crate::board::{Color, PieceType, Position};
 
 /// `Position::pretty`, with the pieces of its ten board rows in Chinese characters if asked.
 pub fn board_text(pos: &Position, chinese: bool) -> String {
@@ -20,24 +20,22 @@ pub fn board_text(pos: &Position, chinese: bool) -> String {
     out
 }
 
+/// A letter of `Position::pretty` as the Chinese character the notation writes (the same glyphs
+/// as `chuhan play` and move text).
 fn chinese_piece(c: char) -> char {
-    match c {
-        'K' => '帥',
-        'A' => '仕',
-        'B' => '相',
-        'N' => '傌',
-        'R' => '俥',
-        'C' => '炮',
-        'P' => '兵',
-        'k' => '將',
-        'a' => '士',
-        'b' => '象',
-        'n' => '馬',
-        'r' => '車',
-        'c' => '砲',
-        'p' => '卒',
-        '.' => '．',
-        other => other,
+    if c == '.' {
+        return '．';
+    }
+    match PieceType::from_letter(c) {
+        Some(kind) if c.is_ascii_alphabetic() => {
+            let side = if c.is_ascii_uppercase() {
+                Color::Red
+            } else {
+                Color::Black
+            };
+            kind.chinese(side)
+        }
+        _ => c,
     }
 }
 
@@ -49,8 +47,8 @@ mod tests {
     fn chinese_board_keeps_fen_and_key() {
         let p = Position::startpos();
         let text = board_text(&p, true);
-        assert!(text.lines().next().unwrap().contains('車'));
-        assert!(text.contains("帥"));
+        assert!(text.lines().next().unwrap().contains('车'));
+        assert!(text.contains('帅') && text.contains('将') && text.contains('马'));
         assert!(text.contains(&p.to_fen()));
         assert_eq!(text.lines().count(), p.pretty().lines().count());
     }
