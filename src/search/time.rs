@@ -140,7 +140,6 @@ mod tests {
                     time_ms,
                     inc_ms,
                     movestogo,
-                    ..Clock::default()
                 }),
                 ..Limits::default()
             };
