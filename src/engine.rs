@@ -200,15 +200,14 @@ impl Engine {
             return None;
         }
         let pos = self.game.position();
-        let seen: Vec<u64> = (0..self.game.moves().len())
-            .map(|i| self.game.position_at(i).key())
-            .collect();
+        let seen =
+            |key: u64| (0..self.game.moves().len()).any(|i| self.game.position_at(i).key() == key);
         let moves: Vec<_> = book
             .moves(pos)
             .into_iter()
             .filter(|b| !self.banmoves.contains(&b.mv))
             .filter(|b| limits.searchmoves.is_empty() || limits.searchmoves.contains(&b.mv))
-            .filter(|b| !seen.contains(&pos.key_after(b.mv)))
+            .filter(|b| !seen(pos.key_after(b.mv)))
             .collect();
         let draw = crate::tools::matches::openings::splitmix64(&mut (self.noise_seed ^ pos.key()));
         let pick = choose(&moves, self.options.best_book_move, draw)?;
