@@ -2,12 +2,14 @@
 //!
 //! The library holds the whole engine; the `chuhan` binary is a thin front end over it.
 
+pub mod bench;
 pub mod board;
 pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod movegen;
 pub mod protocol;
+pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod tools;

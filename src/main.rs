@@ -9,9 +9,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use chuhan::Position;
+use chuhan::bench::{DEFAULT_BENCH_DEPTH, bench, bench_report};
 use chuhan::eval::terms::Term;
 use chuhan::movegen::perft_report;
-use chuhan::search::bench::{DEFAULT_BENCH_DEPTH, bench, bench_report};
+use chuhan::search::params::Params;
 use chuhan::tune::datagen::{GenConfig, generate};
 use chuhan::tune::features::term_param;
 use chuhan::tune::texel::Descent;
@@ -286,7 +287,7 @@ fn datagen(a: DatagenArgs) -> std::io::Result<()> {
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         selfplay: chuhan::tools::selfplay::SelfPlayConfig {
-            limits: chuhan::engine::Limits {
+            limits: chuhan::search::Limits {
                 nodes: Some(a.nodes.max(1)),
                 ..Default::default()
             },
@@ -343,6 +344,31 @@ enum Tune {
         #[arg(long, value_delimiter = ',', value_parser = parse_term)]
         only: Vec<Term>,
     },
+    /// Tune the search parameters by games (SPSA): the engine given plays copies of itself,
+    /// `--games` games an iteration, resumably.
+    Spsa {
+        #[command(flatten)]
+        games: Box<chuhan::tools::matches::MatchArgs>,
+        /// Parameters to tune, comma-separated (default: every one `chuhan tune params` lists).
+        #[arg(long, value_delimiter = ',')]
+        params: Vec<String>,
+        #[arg(long, default_value_t = 1000)]
+        iterations: u32,
+        /// Learning rate at the end of the run, in units of the step squared.
+        #[arg(long, default_value_t = 0.002)]
+        r_end: f64,
+        /// Seed of the perturbations' signs.
+        #[arg(long, default_value_t = 1)]
+        spsa_seed: u64,
+        /// One line per iteration is appended here; a run with the same log resumes.
+        #[arg(long)]
+        log: PathBuf,
+        /// At the end, write the tuned values into this parameter table source.
+        #[arg(long)]
+        write_back: Option<PathBuf>,
+    },
+    /// List the search parameters: name, default, range and SPSA step.
+    Params,
 }
 
 fn parse_term(name: &str) -> Result<Term, String> {
@@ -378,8 +404,12 @@ fn main() -> ExitCode {
         Some(Command::Bench { depth, eval }) => {
             let depth = depth.unwrap_or(DEFAULT_BENCH_DEPTH);
             if eval == "both" {
-                let hce = bench(depth, None);
-                let nnue = bench(depth, Some(chuhan::eval::nnue::default_net()));
+                let hce = bench(depth, None, Params::default());
+                let nnue = bench(
+                    depth,
+                    Some(chuhan::eval::nnue::default_net()),
+                    Params::default(),
+                );
                 println!("hand-written: {} nodes, {} nodes/s", hce.nodes, hce.nps);
                 println!(
                     "net: {} nodes, {} nodes/s ({:.1}% of the hand-written speed)",
@@ -391,7 +421,7 @@ fn main() -> ExitCode {
             }
             match eval_choice(&eval) {
                 Ok(net) => {
-                    println!("{}", bench_report(&bench(depth, net)));
+                    println!("{}", bench_report(&bench(depth, net, Params::default())));
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
@@ -507,6 +537,43 @@ fn tune(t: Tune) -> std::io::Result<()> {
             }
             std::fs::write(&out, render(&r.weights))?;
             eprintln!("weights written to {}", out.display());
+        }
+        Tune::Spsa {
+            games,
+            params,
+            iterations,
+            r_end,
+            spsa_seed,
+            log,
+            write_back,
+        } => {
+            use chuhan::tune::spsa;
+            let err = std::io::Error::other;
+            let base = games.into_config().map_err(err)?;
+            let config = spsa::SpsaConfig {
+                tuned: spsa::parse_tuned(&params).map_err(err)?,
+                iterations,
+                r_end,
+                seed: spsa_seed,
+            };
+            chuhan::tools::interrupt::install();
+            let state = spsa::run(&config, &base, &log).map_err(err)?;
+            let values = spsa::rounded(&config, &state);
+            eprintln!("after {} of {iterations} iterations:", state.done);
+            for (name, v) in &values {
+                eprintln!("  {name} = {v}");
+            }
+            if let Some(path) = write_back {
+                let source = std::fs::read_to_string(&path)?;
+                std::fs::write(&path, spsa::write_back(&source, &values).map_err(err)?)?;
+                eprintln!("written to {}", path.display());
+            }
+        }
+        Tune::Params => {
+            println!("name default min max step");
+            for p in chuhan::search::params::TABLE {
+                println!("{} {} {} {} {}", p.name, p.default, p.min, p.max, p.step);
+            }
         }
     }
     Ok(())

@@ -213,8 +213,8 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
+    use crate::bench::bench_fens;
     use crate::board::Position;
-    use crate::search::bench::bench_fens;
 
     /// Every checking move passes the table test, in the bench positions and one ply on, and
     /// the table clears a good share of the moves.

@@ -1,10 +1,11 @@
 //! What a protocol line asks for, independent of the dialect that said it, and the parsing both
 //! dialects share: positions, numbers, and the commands spelt the same in UCI and UCCI.
 
+use crate::bench::DEFAULT_BENCH_DEPTH;
 use crate::board::{Move, Position};
-use crate::engine::{Clock, Limits};
 use crate::rules::GameRecord;
-use crate::search::bench::DEFAULT_BENCH_DEPTH;
+use crate::search::params;
+use crate::search::{Clock, Limits};
 
 use super::options::OptionChange;
 use super::output::quote;
@@ -28,6 +29,11 @@ pub enum Command {
     Handshake,
     IsReady,
     SetOption(OptionChange),
+    /// A hidden option: the `index`th search parameter (`search::params::TABLE`).
+    SetParam {
+        index: usize,
+        value: i32,
+    },
     NewGame,
     Position(GameRecord),
     /// UCCI `banmoves`: checked against the current position when executed.
@@ -108,6 +114,30 @@ pub fn parse_clamped(
         ));
     }
     Ok(clamped)
+}
+
+/// `setoption` of a search parameter (hidden options, for tuning), if `name` is one.
+pub fn parse_param(name: &str, value: &str, notes: &mut Notes) -> Option<Result<Command, String>> {
+    let index = params::find(name)?;
+    let p = params::TABLE[index];
+    let text = value.trim();
+    let parsed = parse_int(text, p.name).map(|v| {
+        let clamped = v.clamp(i128::from(p.min), i128::from(p.max));
+        if clamped != v {
+            notes.push(format!(
+                "{} {} out of range {}..{}, using {clamped}",
+                p.name,
+                quote(text),
+                p.min,
+                p.max
+            ));
+        }
+        Command::SetParam {
+            index,
+            value: clamped as i32,
+        }
+    });
+    Some(parsed)
 }
 
 /// A time in ms from text in `unit_ms` units (1 or 1000); fractions allowed (`0.5` seconds).

@@ -14,7 +14,7 @@ pub mod uci;
 use std::io::{BufReader, Read, Write};
 use std::sync::Arc;
 
-use crate::engine::{BestMove, SearchInfo};
+use crate::search::{BestMove, SearchInfo};
 
 use command::{Command, Notes};
 use output::Output;

@@ -3,6 +3,7 @@
 //! table are read from [`OPTIONS`].
 
 use crate::engine::EngineOptions;
+use crate::search::params::Params;
 use crate::search::strength::{MAX_ELO, MIN_ELO};
 
 use super::Dialect;
@@ -41,6 +42,7 @@ impl Default for Settings {
                 elo: 0,
                 own_book: false,
                 best_book_move: false,
+                params: Params::default(),
             },
             millisec: false,
             batch: false,

@@ -4,10 +4,11 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::bench::{bench, bench_report};
 use crate::board::Color;
-use crate::engine::{Clock, Engine, Report, Reporter};
+use crate::engine::Engine;
 use crate::movegen::perft_report;
-use crate::search::bench::{bench, bench_report};
+use crate::search::{Clock, Report, Reporter};
 
 use super::Dialect;
 use super::board_text::board_text;
@@ -124,6 +125,10 @@ impl Session {
             Command::Handshake => self.out.lines(&self.dialect.handshake()),
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption(change) => self.set_option(change),
+            Command::SetParam { index, value } => {
+                self.settings.engine.params.set(index, value);
+                self.engine.set_options(self.settings.engine.clone());
+            }
             Command::NewGame => self.engine.new_game(),
             Command::Position(game) => self.engine.set_game(game),
             Command::BanMoves(texts) => {
@@ -159,7 +164,7 @@ impl Session {
                 self.out.line(&perft_report(&mut pos, depth));
             }
             Command::Bench(depth) => {
-                let r = bench(depth, self.engine.search_net());
+                let r = bench(depth, self.engine.search_net(), self.settings.engine.params);
                 self.out.line(&bench_report(&r));
             }
             Command::Quit => {

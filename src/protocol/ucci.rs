@@ -1,10 +1,12 @@
 //! UCCI 3.0 (ElephantEye, xqbase): lines into `Command`s, engine reports into lines.
 
-use crate::engine::{BestMove, Bound, HashProbe, Score, SearchInfo};
+use crate::engine::HashProbe;
+use crate::search::{BestMove, Bound, Score, SearchInfo};
 
 use super::Dialect;
 use super::command::{
-    ClockSpec, Command, GoArgs, GoRequest, Notes, parse_common, parse_perft, parse_position,
+    ClockSpec, Command, GoArgs, GoRequest, Notes, parse_common, parse_param, parse_perft,
+    parse_position,
 };
 use super::options::{OptionSpec, declarations};
 use super::output::quote;
@@ -45,7 +47,7 @@ fn parse_setoption(args: &[&str], notes: &mut Notes) -> Result<Command, String> 
         Some(spec) => spec
             .parse_value(Dialect::Ucci, &rest.join(" "), notes)
             .map(Command::SetOption),
-        None => Ok(Command::Nothing),
+        None => parse_param(name, &rest.join(" "), notes).unwrap_or(Ok(Command::Nothing)),
     }
 }
 
@@ -74,7 +76,7 @@ fn parse_go(args: &[&str], unit_ms: u64, notes: &mut Notes) -> Result<Command, S
         }
     }
     if let Some(time_ms) = time {
-        go.clock = Some(ClockSpec::Relative(crate::engine::Clock {
+        go.clock = Some(ClockSpec::Relative(crate::search::Clock {
             time_ms,
             inc_ms: inc,
             movestogo,
@@ -171,7 +173,7 @@ pub fn message(text: &str) -> String {
 mod tests {
     use super::super::options::{Action, Kind, Value};
     use super::*;
-    use crate::engine::Clock;
+    use crate::search::Clock;
 
     fn parse_line(line: &str, millisec: bool) -> Result<Command, String> {
         let tokens: Vec<&str> = line.split_whitespace().collect();

@@ -1,12 +1,12 @@
 //! UCI as xiangqi GUIs speak it: lines into `Command`s, engine reports into lines. Also serves
 //! shell use (no handshake).
 
-use crate::engine::{BestMove, Bound, Score, SearchInfo};
+use crate::search::{BestMove, Bound, Score, SearchInfo};
 
 use super::Dialect;
 use super::command::{
     ClockSpec, Command, GoArgs, GoRequest, MAX_MATE, Notes, parse_clamped, parse_common,
-    parse_perft,
+    parse_param, parse_perft,
 };
 use super::options::{OptionSpec, declarations};
 use super::output::quote;
@@ -43,10 +43,10 @@ fn parse_setoption(args: &[&str], notes: &mut Notes) -> Result<Command, String> 
         Some(spec) => spec
             .parse_value(Dialect::Uci, &value, notes)
             .map(Command::SetOption),
-        None => {
+        None => parse_param(&name, &value, notes).unwrap_or_else(|| {
             notes.push(format!("unknown option '{}' ignored", quote(&name)));
             Ok(Command::Nothing)
-        }
+        }),
     }
 }
 

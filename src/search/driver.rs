@@ -3,28 +3,26 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Sender, channel};
 use std::time::Instant;
 
 use crate::board::Move;
-use crate::engine::{BestMove, Bound, Limits, Report, Reporter, Score, SearchInfo};
-use crate::eval::nnue::default_net;
 use crate::eval::nnue::network::Network;
 use crate::eval::wdl::{MODEL, material};
-use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord};
+use crate::rules::GameRecord;
+use crate::search::{BestMove, Bound, Limits, Report, Reporter, Score, SearchInfo};
 use crate::tt::{TranspositionTable, TtBound};
 
 use super::MAX_PLY;
 use super::control::Control;
+use super::params::Params;
 use super::picker::mvv_lva;
 use super::score::{DECISIVE, INFINITE, MATE, report, to_tt};
 use super::strength::Noise;
+use super::threads::Job;
 use super::time::TimeManager;
 use super::worker::{SearchContext, Worker};
 
-/// Stack size of search threads (the recursion keeps a move list per ply).
-pub const THREAD_STACK: usize = 16 << 20;
-/// Half-width of the first aspiration window.
-const ASPIRATION: i32 = 25;
 /// Reports every iteration for this long, then at most one per `REPORT_INTERVAL_MS`.
 const REPORT_ALL_MS: u64 = 1_000;
 const REPORT_INTERVAL_MS: u64 = 250;
@@ -46,27 +44,8 @@ pub struct SearchSetup {
     pub net: Option<Arc<Network>>,
     /// Evaluation noise of a strength-limited search (size 0: none).
     pub noise: Noise,
-}
-
-impl SearchSetup {
-    /// A single-line search of `game` to a fixed depth, with no time limit (bench, data
-    /// generation).
-    pub fn fixed_depth(game: GameRecord, depth: u32) -> SearchSetup {
-        SearchSetup {
-            game,
-            limits: Limits {
-                depth: Some(depth.max(1)),
-                ..Limits::default()
-            },
-            banmoves: Vec::new(),
-            multipv: 1,
-            move_overhead_ms: 0,
-            move_limit: DEFAULT_MOVE_LIMIT,
-            start: Instant::now(),
-            net: Some(default_net()),
-            noise: Noise::default(),
-        }
-    }
+    /// The tunable numbers of the search.
+    pub params: Params,
 }
 
 #[derive(Clone, Debug)]
@@ -88,17 +67,46 @@ struct Line {
     pv: Vec<Move>,
 }
 
-/// Runs the search on the calling thread (plus `workers.len() - 1` helpers), reporting through
-/// `reporter`: infos, then exactly one best move. Returns the nodes searched.
+/// What every thread of one search shares, owned so that parked helper threads can hold it.
+struct Shared {
+    tt: Arc<TranspositionTable>,
+    control: Arc<Control>,
+    time: TimeManager,
+    node_counts: Vec<AtomicU64>,
+    node_limit: u64,
+    move_limit: u32,
+    root_material: u32,
+    setup: Arc<SearchSetup>,
+}
+
+impl Shared {
+    fn context(&self) -> SearchContext<'_> {
+        SearchContext {
+            tt: &self.tt,
+            control: &self.control,
+            time: &self.time,
+            node_counts: &self.node_counts,
+            node_limit: self.node_limit,
+            move_limit: self.move_limit,
+            root_material: self.root_material,
+        }
+    }
+}
+
+/// Runs the search on the calling thread with `main`, handing each of `helpers` (the job
+/// queues of parked search threads) a helper's iterative deepening, and reports through
+/// `reporter`: infos, then exactly one best move, once every helper has stopped. Returns the
+/// nodes searched.
 pub fn run(
-    workers: &mut [Box<Worker>],
-    setup: &SearchSetup,
-    tt: &TranspositionTable,
-    control: &Control,
+    main: &mut Worker,
+    helpers: &[Sender<Job>],
+    setup: Arc<SearchSetup>,
+    tt: &Arc<TranspositionTable>,
+    control: &Arc<Control>,
     reporter: &dyn Reporter,
 ) -> u64 {
     let limits = &setup.limits;
-    let time = TimeManager::new(limits, setup.move_overhead_ms, setup.start);
+    let time = TimeManager::new(limits, setup.move_overhead_ms, setup.start, &setup.params);
     let pos = setup.game.position();
     let legal = pos.legal_moves();
     if legal.is_empty() {
@@ -159,36 +167,40 @@ pub fn run(
         .collect();
 
     tt.new_search();
-    let node_counts: Vec<AtomicU64> = workers.iter().map(|_| AtomicU64::new(0)).collect();
-    let ctx = SearchContext {
-        tt,
-        control,
-        time: &time,
-        node_counts: &node_counts,
+    let shared = Arc::new(Shared {
+        tt: Arc::clone(tt),
+        control: Arc::clone(control),
+        node_counts: (0..=helpers.len()).map(|_| AtomicU64::new(0)).collect(),
         node_limit: limits.nodes.unwrap_or(u64::MAX),
         move_limit: setup.move_limit,
         root_material: material(pos),
-    };
-    for w in workers.iter_mut() {
-        w.prepare(setup);
-    }
-    let (main, helpers) = workers
-        .split_first_mut()
-        .expect("at least one search thread");
-    let lines = std::thread::scope(|s| {
-        for h in helpers.iter_mut() {
-            let (ctx, mut root) = (&ctx, root.clone());
-            std::thread::Builder::new()
-                .stack_size(THREAD_STACK)
-                .spawn_scoped(s, move || iterate(h, ctx, &mut root, setup, None))
-                .expect("spawn search thread");
-        }
-        let mut root = root.clone();
-        let lines = iterate(main, &ctx, &mut root, setup, Some(reporter));
-        wait_for_release(control, limits);
-        control.stop();
-        lines
+        time,
+        setup: Arc::clone(&setup),
     });
+    let (done, finished) = channel::<()>();
+    let mut running = 0;
+    for h in helpers {
+        let (shared, mut root, done) = (Arc::clone(&shared), root.clone(), done.clone());
+        let job: Job = Box::new(move |w: &mut Box<Worker>| {
+            w.prepare(&shared.setup);
+            iterate(w, &shared.context(), &mut root, &shared.setup, None);
+            let _ = done.send(());
+        });
+        // A helper whose thread is gone (a panic) is searched without.
+        running += usize::from(h.send(job).is_ok());
+    }
+    drop(done);
+    main.prepare(&setup);
+    let ctx = shared.context();
+    let mut root = root;
+    let lines = iterate(main, &ctx, &mut root, &setup, Some(reporter));
+    wait_for_release(control, limits);
+    control.stop();
+    for _ in 0..running {
+        if finished.recv().is_err() {
+            break;
+        }
+    }
     let nodes = ctx.total_nodes();
     let best = &lines[0];
     for (i, line) in lines.iter().enumerate() {
@@ -248,6 +260,7 @@ fn iterate(
     reporter: Option<&dyn Reporter>,
 ) -> Vec<Line> {
     let limits = &setup.limits;
+    let p = &setup.params;
     let is_main = reporter.is_some();
     let multipv = if is_main {
         setup.multipv.clamp(1, root.len())
@@ -267,14 +280,14 @@ fn iterate(
         max_depth = max_depth.min(2 * n.clamp(1, 60) as i32 + 10);
     }
     let mut lines: Vec<Line> = Vec::new();
-    let mut instability = 0u64;
+    let mut instability = 0;
     let mut last_report = 0u64;
     let first_depth = 1 + (w.id as i32 & 1);
     for depth in first_depth..=max_depth {
         w.root_depth = depth;
         for pv_idx in 0..multipv {
             let prev = root[pv_idx].prev_score;
-            let mut delta = ASPIRATION;
+            let mut delta = p.aspiration;
             let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < DECISIVE {
                 (prev - delta, prev + delta)
             } else {
@@ -310,8 +323,8 @@ fn iterate(
                     };
                     reporter.report(Report::Info(info(ctx, w, pv_idx, &line)));
                 }
-                delta += delta / 2;
-                if delta > 1_000 {
+                delta += delta * p.aspiration_growth / 100;
+                if delta > p.aspiration_full {
                     (alpha, beta) = (-INFINITE, INFINITE);
                 }
             }
@@ -327,7 +340,7 @@ fn iterate(
         w.abortable = true;
         ctx.node_counts[w.id].store(w.nodes, Ordering::Relaxed);
         let changed = lines.first().is_some_and(|l| l.pv[0] != root[0].mv);
-        instability = instability / 2 + if changed { 100 } else { 0 };
+        instability = instability / 2 + if changed { p.stability_change } else { 0 };
         for rm in root.iter_mut() {
             rm.prev_score = rm.score;
         }
@@ -364,8 +377,13 @@ fn iterate(
             .mate
             .is_some_and(|n| best > MATE - 2 * n.min(1000) as i32);
         let only_move = root.len() == 1 && ctx.time.uses_clock();
-        let stability = (70 + instability).min(200);
-        if mate_found || only_move || ctx.time.soft_limit_reached(ctx.control, stability) {
+        let stability = (p.stability_base + instability).min(p.stability_max);
+        if mate_found
+            || only_move
+            || ctx
+                .time
+                .soft_limit_reached(ctx.control, stability, Instant::now())
+        {
             break;
         }
     }
@@ -431,7 +449,7 @@ fn search_root(
 mod tests {
     use super::*;
     use crate::board::{Position, Square};
-    use crate::engine::Report;
+    use crate::search::Report;
     use std::sync::Mutex;
 
     struct Collect(Mutex<Vec<Report>>);
@@ -441,7 +459,7 @@ mod tests {
         pos: Position,
         depth: u32,
         move_limit: u32,
-        tt: &TranspositionTable,
+        tt: &Arc<TranspositionTable>,
     ) -> Vec<Report> {
         noisy_search(pos, depth, move_limit, tt, Noise::default())
     }
@@ -450,7 +468,7 @@ mod tests {
         pos: Position,
         depth: u32,
         move_limit: u32,
-        tt: &TranspositionTable,
+        tt: &Arc<TranspositionTable>,
         noise: Noise,
     ) -> Vec<Report> {
         let setup = SearchSetup {
@@ -466,13 +484,16 @@ mod tests {
             start: Instant::now(),
             net: None,
             noise,
+            params: Params::default(),
         };
         let reports = Collect(Mutex::new(Vec::new()));
+        let control = Arc::new(Control::default());
         run(
-            &mut [Worker::new(0)],
-            &setup,
+            &mut Worker::new(0),
+            &[],
+            Arc::new(setup),
             tt,
-            &Control::default(),
+            &control,
             &reports,
         );
         reports.0.into_inner().unwrap()
@@ -496,15 +517,15 @@ mod tests {
     fn evaluation_noise_varies_the_move_by_seed_only() {
         let search = |seed| {
             let noise = Noise { size: 400, seed };
-            let tt = TranspositionTable::new(1);
+            let tt = Arc::new(TranspositionTable::new(1));
             best_move(&noisy_search(Position::startpos(), 3, 0, &tt, noise))
         };
         let moves: Vec<Move> = (1..=8).map(search).collect();
         assert_eq!(moves[0], search(1));
         assert!(moves.iter().any(|&m| m != moves[0]), "{moves:?}");
-        let tt = TranspositionTable::new(1);
+        let tt = Arc::new(TranspositionTable::new(1));
         let quiet = best_move(&depth_search(Position::startpos(), 3, 0, &tt));
-        let tt = TranspositionTable::new(1);
+        let tt = Arc::new(TranspositionTable::new(1));
         let zero = Noise { size: 0, seed: 5 };
         assert_eq!(
             best_move(&noisy_search(Position::startpos(), 3, 0, &tt, zero)),
@@ -516,7 +537,7 @@ mod tests {
     /// must never be played.
     #[test]
     fn garbage_hash_moves_are_never_played() {
-        let tt = TranspositionTable::new(1);
+        let tt = Arc::new(TranspositionTable::new(1));
         let pos = Position::startpos();
         // Fill the table for the root and every child with moves illegal there.
         let junk = [
@@ -549,7 +570,7 @@ mod tests {
 
     /// The score of a depth-`depth` search of `fen` under `move_limit`.
     fn searched_score(fen: &str, depth: u32, move_limit: u32) -> Score {
-        let tt = TranspositionTable::new(1);
+        let tt = Arc::new(TranspositionTable::new(1));
         let pos = Position::from_fen(fen).unwrap();
         depth_search(pos, depth, move_limit, &tt)
             .iter()

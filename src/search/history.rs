@@ -95,7 +95,8 @@ impl Histories {
         self.counters[pos.piece_at(prev.to()).code()][prev.to().index()]
     }
 
-    /// A quiet move caused a cutoff after `tried` other quiet moves failed.
+    /// A quiet move caused a cutoff after `tried` other quiet moves failed: `bonus` to it, as
+    /// much off each of them.
     pub fn reward(
         &mut self,
         pos: &Position,
@@ -103,7 +104,7 @@ impl Histories {
         before: Before,
         best: Move,
         tried: &[Move],
-        depth: i32,
+        bonus: i32,
     ) {
         if self.killers[ply][0] != best {
             self.killers[ply][1] = self.killers[ply][0];
@@ -113,7 +114,6 @@ impl Histories {
         if !prev.is_null() {
             self.counters[pos.piece_at(prev.to()).code()][prev.to().index()] = best;
         }
-        let bonus = (300 * depth - 250).min(2_500);
         self.credit(pos, rows, best, bonus);
         for &m in tried {
             self.credit(pos, rows, m, -bonus);
@@ -158,7 +158,7 @@ mod tests {
             prev: Move::NULL,
             rows: [after_cannon, 0],
         };
-        hist.reward(&pos, 3, before, best, &[tried], 6);
+        hist.reward(&pos, 3, before, best, &[tried], 1_550);
 
         // The butterfly part is the same under any rows; the difference is continuation only.
         let gain = hist.quiet(&pos, best, [after_cannon, 0]) - hist.quiet(&pos, best, [0, 0]);
@@ -183,7 +183,7 @@ mod tests {
             prev: Move::NULL,
             rows: [0, 0],
         };
-        hist.reward(&pos, 1, before, mv("h0g2"), &[mv("a0a1")], 8);
+        hist.reward(&pos, 1, before, mv("h0g2"), &[mv("a0a1")], 2_150);
         assert!(hist.continuation.iter().all(|&v| v == 0));
         assert!(hist.quiet(&pos, mv("h0g2"), [0, 0]) > 0);
     }

@@ -1,21 +1,26 @@
 //! The search: iterative deepening alpha-beta over the board, with its move ordering,
 //! histories, time management and the fixed-depth benchmark.
 
-pub mod bench;
-pub mod control;
+mod control;
 mod correction;
-pub mod driver;
+pub(crate) mod driver;
 mod history;
+pub mod limits;
+pub mod params;
 mod picker;
-pub mod score;
-pub mod see;
+pub mod report;
+pub(crate) mod score;
+mod see;
 pub mod strength;
-pub mod time;
-pub mod worker;
+pub(crate) mod threads;
+mod time;
+mod worker;
 
-pub use control::Control;
-pub use driver::{SearchSetup, run};
-pub use worker::Worker;
+pub(crate) use control::Control;
+pub(crate) use driver::{SearchSetup, run};
+pub use limits::{Clock, Limits};
+pub use report::{BestMove, Bound, Report, Reporter, Score, SearchInfo};
+pub(crate) use worker::Worker;
 
 /// Deepest ply the search reaches (extensions included).
 pub const MAX_PLY: usize = 128;

@@ -1,8 +1,8 @@
 //! Score conventions: mate scores carry their distance from the root, and are stored in the
 //! transposition table relative to the node so that they stay right wherever they are read.
 
-use crate::engine::Score;
 use crate::rules::RuleScore;
+use crate::search::Score;
 
 use super::MAX_PLY;
 

@@ -4,9 +4,10 @@
 
 use std::time::Instant;
 
-use crate::engine::Limits;
+use crate::search::Limits;
 
 use super::control::Control;
+use super::params::Params;
 
 /// Share of the remaining time (after overhead) one move may take at most.
 const MAX_SHARE_PERCENT: u64 = 40;
@@ -14,8 +15,6 @@ const MAX_SHARE_PERCENT: u64 = 40;
 const LAST_MOVE_SHARE_PERCENT: u64 = 80;
 /// A fixed move time keeps this fraction (1/n) of itself in reserve.
 const MOVETIME_MARGIN_DIVISOR: u64 = 16;
-/// Moves the remaining time is spread over when the control does not say.
-const DEFAULT_MOVES_TO_GO: u64 = 30;
 
 #[derive(Clone, Debug)]
 pub struct TimeManager {
@@ -28,8 +27,8 @@ pub struct TimeManager {
 
 impl TimeManager {
     /// Budgets for a search started at `start` with these limits; `overhead_ms` is what the
-    /// move costs on top of our own thinking (transmission, GUI).
-    pub fn new(limits: &Limits, overhead_ms: u64, start: Instant) -> TimeManager {
+    /// move costs on top of our own thinking (transmission, GUI); `params` share the clock out.
+    pub fn new(limits: &Limits, overhead_ms: u64, start: Instant, params: &Params) -> TimeManager {
         let mut tm = TimeManager {
             start,
             soft_ms: None,
@@ -41,9 +40,9 @@ impl TimeManager {
             let hard = if t > 2 * reserve { t - reserve } else { t / 2 };
             tm.hard_ms = Some(hard.max(1));
         } else if let Some(c) = limits.clock {
-            let mtg = c
-                .movestogo
-                .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m.clamp(1, 50)));
+            let mtg = c.movestogo.map_or(params.time_moves_to_go as u64, |m| {
+                u64::from(m.clamp(1, 50))
+            });
             let avail = c.time_ms.saturating_sub(overhead_ms).max(c.time_ms / 4);
             let share = if mtg == 1 {
                 LAST_MOVE_SHARE_PERCENT
@@ -51,16 +50,14 @@ impl TimeManager {
                 MAX_SHARE_PERCENT
             };
             let hard = (avail * share / 100).max(1);
-            let soft = (avail / mtg + c.inc_ms * 3 / 4).min(hard);
+            let soft = (avail / mtg + c.inc_ms * params.time_inc_percent as u64 / 100).min(hard);
             tm.soft_ms = Some(soft.max(1));
-            tm.hard_ms = Some(hard.min(soft * 5).max(1));
+            tm.hard_ms = Some(
+                hard.min(soft * params.time_hard_percent as u64 / 100)
+                    .max(1),
+            );
         }
         tm
-    }
-
-    /// Whether a clock or a move time bounds this search.
-    pub fn is_timed(&self) -> bool {
-        self.hard_ms.is_some()
     }
 
     /// Whether the search has a clock to share out (not a fixed move time).
@@ -73,30 +70,32 @@ impl TimeManager {
         self.start.elapsed().as_millis() as u64
     }
 
-    /// Milliseconds the clock has run for this move: from the ponderhit when pondering.
-    fn budget_elapsed_ms(&self, control: &Control) -> u64 {
+    /// Milliseconds the clock has run for this move at `now`: from the ponderhit when
+    /// pondering.
+    fn budget_elapsed_ms(&self, control: &Control, now: Instant) -> u64 {
         let from = control.ponderhit_at().unwrap_or(self.start).max(self.start);
-        from.elapsed().as_millis() as u64
+        now.saturating_duration_since(from).as_millis() as u64
     }
 
-    /// Must the search stop now? (Checked every few thousand nodes.)
+    /// Must the search stop at `now`? (Checked every few thousand nodes.) The time is the
+    /// caller's, so that tests can set it.
     #[inline]
-    pub fn hard_limit_reached(&self, control: &Control) -> bool {
+    pub fn hard_limit_reached(&self, control: &Control, now: Instant) -> bool {
         match self.hard_ms {
-            Some(h) if !control.pondering() => self.budget_elapsed_ms(control) >= h,
+            Some(h) if !control.pondering() => self.budget_elapsed_ms(control, now) >= h,
             _ => false,
         }
     }
 
-    /// Should another iteration start? `stability` in percent: 100 normal, lower when the best
-    /// move has been stable, higher when it keeps changing.
-    pub fn soft_limit_reached(&self, control: &Control, stability: u64) -> bool {
+    /// Should another iteration start at `now`? `stability` in percent: 100 normal, lower when
+    /// the best move has been stable, higher when it keeps changing.
+    pub fn soft_limit_reached(&self, control: &Control, stability: i32, now: Instant) -> bool {
         if control.pondering() {
             return false;
         }
         match self.soft_ms {
-            Some(s) => self.budget_elapsed_ms(control) >= s * stability / 100,
-            None => self.hard_limit_reached(control),
+            Some(s) => self.budget_elapsed_ms(control, now) >= s * stability.max(0) as u64 / 100,
+            None => self.hard_limit_reached(control, now),
         }
     }
 }
@@ -104,10 +103,10 @@ impl TimeManager {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Clock;
+    use crate::search::Clock;
 
     fn budgets(limits: Limits) -> (Option<u64>, Option<u64>) {
-        let tm = TimeManager::new(&limits, 30, Instant::now());
+        let tm = TimeManager::new(&limits, 30, Instant::now(), &Params::default());
         (tm.soft_ms, tm.hard_ms)
     }
 
@@ -117,7 +116,8 @@ mod tests {
             movetime_ms: Some(1000),
             ..Limits::default()
         };
-        assert_eq!(budgets(l), (None, Some(908)));
+        // The overhead and a sixteenth of the move time are kept back.
+        assert_eq!(budgets(l), (None, Some(1000 - 30 - 1000 / 16)));
         let l = Limits {
             movetime_ms: Some(40),
             ..Limits::default()
@@ -154,6 +154,53 @@ mod tests {
         }
     }
 
+    /// The limits read the time they are given: the hard one from the start (from the
+    /// ponderhit when pondering, never while pondering), the soft one scaled by stability.
+    #[test]
+    fn limits_fall_at_their_budgets_on_the_callers_clock() {
+        let start = Instant::now();
+        let ms = |n: u64| start + std::time::Duration::from_millis(n);
+        let clock = Limits {
+            clock: Some(Clock {
+                time_ms: 60_000,
+                inc_ms: 0,
+                movestogo: None,
+            }),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&clock, 30, start, &Params::default());
+        let (soft, hard) = (tm.soft_ms.unwrap(), tm.hard_ms.unwrap());
+        let control = Control::default();
+        assert!(!tm.hard_limit_reached(&control, ms(hard - 1)));
+        assert!(tm.hard_limit_reached(&control, ms(hard)));
+        assert!(!tm.soft_limit_reached(&control, 100, ms(soft - 1)));
+        assert!(tm.soft_limit_reached(&control, 100, ms(soft)));
+        assert!(tm.soft_limit_reached(&control, 50, ms(soft / 2)));
+        assert!(!tm.soft_limit_reached(&control, 200, ms(soft)));
+
+        control.reset(true);
+        assert!(!tm.hard_limit_reached(&control, ms(10 * hard)));
+        assert!(!tm.soft_limit_reached(&control, 100, ms(10 * hard)));
+        control.ponderhit();
+        let hit = control.ponderhit_at().unwrap();
+        let after = |n: u64| hit + std::time::Duration::from_millis(n);
+        assert!(!tm.hard_limit_reached(&control, after(hard - 1)));
+        assert!(tm.hard_limit_reached(&control, after(hard)));
+        assert!(tm.soft_limit_reached(&control, 100, after(soft)));
+
+        let fixed = Limits {
+            movetime_ms: Some(400),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&fixed, 30, start, &Params::default());
+        let control = Control::default();
+        let hard = tm.hard_ms.unwrap();
+        assert!(hard < 400);
+        // A fixed move time has no soft limit: an iteration starts until the hard one falls.
+        assert!(!tm.soft_limit_reached(&control, 100, ms(hard - 1)));
+        assert!(tm.soft_limit_reached(&control, 100, ms(hard)));
+    }
+
     #[test]
     fn no_time_limit_without_clock_or_movetime() {
         let l = Limits {
@@ -161,6 +208,6 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(budgets(l), (None, None));
-        assert!(!TimeManager::new(&Limits::default(), 30, Instant::now()).is_timed());
+        assert_eq!(budgets(Limits::default()), (None, None));
     }
 }

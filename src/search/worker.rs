@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use crate::board::{Color, Move, PieceType, Position, Undo};
 use crate::eval::nnue::accumulator::Accumulator;
@@ -18,6 +19,7 @@ use super::control::Control;
 use super::correction::Correction;
 use super::driver::SearchSetup;
 use super::history::{Before, ContRows, Histories, cont_row};
+use super::params::Params;
 use super::picker::MovePicker;
 use super::score::{DECISIVE, INFINITE, NO_EVAL, from_tt, mate_in, mated_in, rule_value, to_tt};
 use super::see::see_ge;
@@ -26,23 +28,23 @@ use super::time::TimeManager;
 
 /// Nodes between two looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 2048;
-/// Depth from which the hash move is tested for a singular extension.
-const SINGULAR_DEPTH: i32 = 8;
-/// Depth up to which losing captures are pruned, and the loss allowed per ply of depth.
-const SEE_PRUNE_DEPTH: i32 = 6;
-const SEE_CAPTURE_MARGIN: i32 = 120;
-/// One ply less (or more) reduction per this much quiet-move history.
-const HISTORY_LMR_DIVISOR: i32 = 8_000;
-/// Quiet moves whose history is below minus this per ply are not tried near the leaves.
-const HISTORY_PRUNE_DEPTH: i32 = 4;
-const HISTORY_PRUNE_PER_PLY: i32 = 3_000;
-/// Reverse futility margin per ply of depth.
-const RFP_MARGIN: i32 = 90;
-/// Quiet-move futility: margin at depth 0 and per ply.
-const FUTILITY_BASE: i32 = 100;
-const FUTILITY_PER_PLY: i32 = 90;
-/// Quiescence delta pruning margin.
-const DELTA_MARGIN: i32 = 150;
+
+/// Late move reductions by depth and move number.
+type Reductions = [[u8; 64]; 64];
+
+fn reductions(p: &Params) -> Reductions {
+    let (base, divisor) = (
+        f64::from(p.lmr_base) / 100.0,
+        f64::from(p.lmr_divisor) / 100.0,
+    );
+    let mut lmr = [[0u8; 64]; 64];
+    for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+        for (n, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (base + (d as f64).ln() * (n as f64).ln() / divisor) as u8;
+        }
+    }
+    lmr
+}
 
 /// The score of a table entry if its bound settles the node's window.
 #[inline(always)]
@@ -121,7 +123,9 @@ pub struct Worker {
     kernel: Kernel,
     pub(super) pv: [[Move; MAX_PLY + 1]; MAX_PLY + 1],
     pub(super) pv_len: [usize; MAX_PLY + 1],
-    lmr: [[u8; 64]; 64],
+    lmr: Reductions,
+    /// The tunable numbers this search runs with (`lmr` is computed from them).
+    params: Params,
     pub(super) nodes: u64,
     pub(super) seldepth: usize,
     next_poll: u64,
@@ -139,12 +143,7 @@ pub struct Worker {
 
 impl Worker {
     pub fn new(id: usize) -> Box<Worker> {
-        let mut lmr = [[0u8; 64]; 64];
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (n, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (n as f64).ln() / 2.2) as u8;
-            }
-        }
+        let params = Params::default();
         let frame = Frame {
             static_eval: NO_EVAL,
             in_check: false,
@@ -166,7 +165,8 @@ impl Worker {
             kernel: Kernel::best(),
             pv: [[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
-            lmr,
+            lmr: reductions(&params),
+            params,
             nodes: 0,
             seldepth: 0,
             next_poll: 0,
@@ -184,6 +184,10 @@ impl Worker {
         let game = &setup.game;
         self.fade_plies = 2 * setup.move_limit.min(u32::from(u16::MAX)) as i32;
         self.noise = setup.noise;
+        if setup.params != self.params {
+            self.params = setup.params;
+            self.lmr = reductions(&self.params);
+        }
         self.pos = game.position().clone();
         self.rules = SearchHistory::from_record(game);
         self.hist.new_search();
@@ -224,7 +228,8 @@ impl Worker {
             return;
         }
         if self.id == 0
-            && (ctx.time.hard_limit_reached(ctx.control) || ctx.total_nodes() >= ctx.node_limit)
+            && (ctx.time.hard_limit_reached(ctx.control, Instant::now())
+                || ctx.total_nodes() >= ctx.node_limit)
         {
             ctx.control.stop();
         }
@@ -350,6 +355,7 @@ impl Worker {
         if depth <= 0 {
             return self.qsearch(ctx, alpha, beta, ply);
         }
+        let p = self.params;
         if self.visit(ctx, ply) {
             return 0;
         }
@@ -420,12 +426,15 @@ impl Worker {
         if !pv_node && !in_check && excluded.is_null() && eval.abs() < DECISIVE && beta > -DECISIVE
         {
             // Reverse futility: far enough above beta that a quiet move will not drop below it.
-            if depth <= 7 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta {
+            if depth <= p.rfp_depth && eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
+            {
                 return eval;
             }
             // Null move: if passing still fails high, a real move would too.
             if null_ok && depth >= 2 && eval >= beta && self.can_pass() {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = p.nmp_base
+                    + depth / p.nmp_depth_divisor
+                    + ((eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
                 let undo = self.pos.do_null_move();
                 // Recorded so that no repetition is looked for across the pass.
                 self.rules.push(&self.pos, Move::NULL, undo, false);
@@ -453,7 +462,7 @@ impl Worker {
                 if v >= beta {
                     let v = if v >= DECISIVE { beta } else { v };
                     // Deep nodes verify with a normal reduced search (zugzwang).
-                    if depth < 10
+                    if depth < p.nmp_verify_depth
                         || self.search(ctx, beta - 1, beta, depth - r, ply, false, false) >= beta
                     {
                         return v;
@@ -462,14 +471,14 @@ impl Worker {
             }
         }
         // Internal iterative reduction: without a hash move this node was never searched well.
-        if tt_move.is_null() && excluded.is_null() && depth >= 4 {
+        if tt_move.is_null() && excluded.is_null() && depth >= p.iir_depth {
             depth -= 1;
         }
         // Singular extension: if every other move falls well short of the hash move's score,
         // the hash move is forced and searched deeper. If even the others reach beta, cut.
         let mut singular = false;
         if let Some(e) = tte
-            && depth >= SINGULAR_DEPTH
+            && depth >= p.singular_depth
             && e.mv == tt_move
             && !tt_move.is_null()
             && e.depth >= depth - 3
@@ -477,7 +486,7 @@ impl Worker {
             && from_tt(e.score, ply).abs() < DECISIVE
             && (ply as i32) < 2 * self.root_depth
         {
-            let singular_beta = from_tt(e.score, ply) - 2 * depth;
+            let singular_beta = from_tt(e.score, ply) - p.singular_margin * depth;
             self.stack[ply].excluded = tt_move;
             let v = self.search(
                 ctx,
@@ -513,18 +522,18 @@ impl Worker {
         let mut searched = 0usize;
         let mut quiets = [Move::NULL; 64];
         let mut quiet_count = 0;
-        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        let lmp_limit = (p.lmp_base + depth * depth) as usize / if improving { 1 } else { 2 };
 
         // Late move pruning and futility pruning of quiet moves at shallow depth: once the
         // test holds it holds for the rest of the node (searched, best and alpha only grow).
-        let prune_quiets = !pv_node && !in_check && depth <= 6;
-        let futility = static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth;
+        let prune_quiets = !pv_node && !in_check && depth <= p.quiet_prune_depth;
+        let futility = static_eval + p.futility_base + p.futility_per_ply * depth;
         // Quiet moves may be pruned here once one move is searched and no mate is being fended off.
         let may_prune_quiets =
             |searched: usize, best: i32| prune_quiets && searched > 0 && best > -DECISIVE;
         let quiets_pruned = |searched: usize, best: i32, alpha: i32| {
             may_prune_quiets(searched, best)
-                && ((depth <= 5 && searched >= lmp_limit) || futility <= alpha)
+                && ((depth <= p.lmp_depth && searched >= lmp_limit) || futility <= alpha)
         };
         while let Some(m) = picker.next(&self.pos, &self.hist) {
             if m == excluded {
@@ -548,8 +557,8 @@ impl Worker {
             if !capture
                 && may_prune_quiets(searched, best)
                 && !quiet_killer
-                && depth <= HISTORY_PRUNE_DEPTH
-                && history < -HISTORY_PRUNE_PER_PLY * depth
+                && depth <= p.history_prune_depth
+                && history < -p.history_prune_per_ply * depth
                 && !self.pos.gives_check(m)
             {
                 continue;
@@ -563,8 +572,8 @@ impl Worker {
                 && capture
                 && searched > 0
                 && best > -DECISIVE
-                && depth <= SEE_PRUNE_DEPTH
-                && !see_ge(&self.pos, m, -SEE_CAPTURE_MARGIN * depth)
+                && depth <= p.see_prune_depth
+                && !see_ge(&self.pos, m, -p.see_capture_margin * depth)
             {
                 continue;
             }
@@ -585,14 +594,14 @@ impl Worker {
                 )
             } else {
                 let mut r = 0;
-                if depth >= 3 && !capture && !in_check && !gives_check {
+                if depth >= p.lmr_depth && !capture && !in_check && !gives_check {
                     r = i32::from(self.lmr[depth.min(63) as usize][searched.min(63)]);
                     r -= i32::from(pv_node) + i32::from(quiet_killer);
                     r += i32::from(!improving);
                     // Expected cut nodes fail high on an early move or not at all.
                     r += i32::from(cut_node);
                     // Moves that have often refuted siblings are reduced less, failures more.
-                    r -= history / HISTORY_LMR_DIVISOR;
+                    r -= history / p.history_lmr_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s =
@@ -626,7 +635,8 @@ impl Worker {
                                 },
                                 m,
                                 &quiets[..quiet_count],
-                                depth,
+                                (p.history_bonus_per_ply * depth - p.history_bonus_offset)
+                                    .min(p.history_bonus_max),
                             );
                         }
                         break;
@@ -731,7 +741,7 @@ impl Worker {
             if !in_check {
                 // Delta pruning: even winning this piece for free would not reach alpha.
                 let gain = piece_value(self.pos.piece_at(m.to()).kind());
-                if static_eval + gain + DELTA_MARGIN <= alpha {
+                if static_eval + gain + self.params.delta_margin <= alpha {
                     continue;
                 }
             }

@@ -2,6 +2,7 @@
 //! and the PGN writer they share.
 
 pub mod book;
+pub mod clock;
 pub mod datagen;
 pub mod interrupt;
 pub mod matches;

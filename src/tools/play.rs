@@ -16,9 +16,11 @@ use clap::{Args, ValueEnum};
 
 use crate::board::notation::{Notation, format_line, format_move, parse_move};
 use crate::board::{Color, Move, Position};
-use crate::engine::{BestMove, Clock, Engine, Limits, Report, Reporter, Score, SearchInfo};
+use crate::engine::Engine;
 use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord, GameResult};
+use crate::search::{BestMove, Clock, Limits, Report, Reporter, Score, SearchInfo};
 
+use super::clock::{Clock as GameClock, TimeControl};
 use super::pgn::{PgnHeader, PgnWriter, numbered_moves, today};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -36,7 +38,7 @@ pub struct PlayArgs {
     #[arg(long, conflicts_with_all = ["tc", "level"])]
     pub movetime: Option<u64>,
     /// Time control for both sides, minutes+increment in seconds (e.g. 5+3).
-    #[arg(long, value_parser = TimeControl::parse, conflicts_with = "level")]
+    #[arg(long, value_parser = TimeControl::parse_minutes, conflicts_with = "level")]
     pub tc: Option<TimeControl>,
     /// Start from this position instead of the opening one.
     #[arg(long)]
@@ -57,30 +59,6 @@ pub struct PlayArgs {
     /// Write the game as PGN to this file when it ends.
     #[arg(long)]
     pub pgn: Option<PathBuf>,
-}
-
-/// Both sides' clock: a base time and an increment per move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeControl {
-    pub base_ms: u64,
-    pub inc_ms: u64,
-}
-
-impl TimeControl {
-    /// `minutes[+seconds]`, minutes may be fractional: `5+3`, `0.5+1`, `10`.
-    pub fn parse(s: &str) -> Result<TimeControl, String> {
-        let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
-        let bad = || format!("'{s}' is not a time control like 5+3 (minutes+seconds)");
-        let minutes: f64 = base.trim().parse().map_err(|_| bad())?;
-        let seconds: f64 = inc.trim().parse().map_err(|_| bad())?;
-        if !(minutes > 0.0 && seconds >= 0.0) {
-            return Err(bad());
-        }
-        Ok(TimeControl {
-            base_ms: (minutes * 60_000.0) as u64,
-            inc_ms: (seconds * 1000.0) as u64,
-        })
-    }
 }
 
 /// Thinking time per move under `--elo` without a clock: the strength's node budget ends most
@@ -207,8 +185,8 @@ struct Session {
     view: RenderOptions,
     tty: bool,
     pace: Pace,
-    /// Milliseconds left per colour, under a time control.
-    clocks: Option<[u64; 2]>,
+    /// Both colours' clocks, under a time control.
+    clocks: Option<[GameClock; 2]>,
     ending: Option<Ending>,
     /// When the side to move began thinking: the human is charged for all of it, invalid
     /// input and hints included.
@@ -260,7 +238,7 @@ impl Session {
 
     fn reset_clocks(&mut self) {
         self.clocks = match self.pace {
-            Pace::Clock(tc) => Some([tc.base_ms; 2]),
+            Pace::Clock(tc) => Some([GameClock::new(tc); 2]),
             _ => None,
         };
     }
@@ -315,8 +293,8 @@ impl Session {
             write!(
                 out,
                 "[Red {} | Black {}] ",
-                clock_text(c[Color::Red.index()]),
-                clock_text(c[Color::Black.index()])
+                clock_text(c[Color::Red.index()].remaining_ms()),
+                clock_text(c[Color::Black.index()].remaining_ms())
             )?;
         }
         if self.ending.is_some() {
@@ -361,13 +339,11 @@ impl Session {
         spent: Duration,
         out: &mut dyn Write,
     ) -> io::Result<bool> {
-        let (Some(clocks), Pace::Clock(tc)) = (&mut self.clocks, self.pace) else {
+        let Some(clocks) = &mut self.clocks else {
             return Ok(true);
         };
-        let left = &mut clocks[side.index()];
-        let spent = spent.as_millis() as u64;
-        if spent >= *left {
-            *left = 0;
+        let clock = &mut clocks[side.index()];
+        if spent.as_millis() >= u128::from(clock.remaining_ms()) {
             self.finish(
                 GameResult::win_for(side.flip()),
                 format!("{} lost on time", side.name()),
@@ -375,7 +351,7 @@ impl Session {
             )?;
             return Ok(false);
         }
-        *left = *left - spent + tc.inc_ms;
+        clock.punch(spent);
         Ok(true)
     }
 
@@ -422,12 +398,12 @@ impl Session {
         let side = self.position().side_to_move();
         let limits = match self.pace {
             Pace::Clock(tc) => {
-                let c = self.clocks.unwrap_or([tc.base_ms; 2]);
+                let c = self.clocks.map_or(GameClock::new(tc), |c| c[side.index()]);
                 Limits {
                     clock: Some(Clock {
-                        time_ms: c[side.index()],
-                        inc_ms: tc.inc_ms,
-                        movestogo: None,
+                        time_ms: c.remaining_ms(),
+                        inc_ms: c.inc_ms(),
+                        movestogo: c.moves_to_go(),
                     }),
                     ..Limits::default()
                 }
@@ -625,19 +601,10 @@ fn status_line(pos: &Position, info: &SearchInfo) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Bound;
+    use crate::search::Bound;
 
     #[test]
-    fn time_controls_and_levels_parse() {
-        assert_eq!(
-            TimeControl::parse("5+3"),
-            Ok(TimeControl {
-                base_ms: 300_000,
-                inc_ms: 3000
-            })
-        );
-        assert_eq!(TimeControl::parse("0.5").map(|t| t.base_ms), Ok(30_000));
-        assert!(TimeControl::parse("fast").is_err());
+    fn levels_parse() {
         assert_eq!(Level::parse("1").unwrap().limits().depth, Some(1));
         assert_eq!(
             Level::parse("hard").unwrap().limits().movetime_ms,
@@ -719,7 +686,8 @@ mod tests {
             s.charge_clock(Color::Red, Duration::from_millis(500), &mut out)
                 .unwrap()
         );
-        assert_eq!(s.clocks, Some([600 - 500 + 2000, 600]));
+        let left = s.clocks.map(|c| c.map(|c| c.remaining_ms()));
+        assert_eq!(left, Some([600 - 500 + 2000, 600]));
         assert!(s.ending.is_none());
         assert!(
             !s.charge_clock(Color::Black, Duration::from_millis(600), &mut out)

@@ -8,40 +8,15 @@ use std::ops::RangeInclusive;
 use std::sync::{Arc, Mutex};
 
 use crate::board::{Move, Position};
-use crate::engine::{Limits, Report, Reporter, Score};
+use crate::engine::Engine;
 use crate::eval::nnue::network::Network;
+use crate::rng::Rng;
 use crate::rules::{GameRecord, GameResult, Reason};
-use crate::search::{Control, SearchSetup, Worker, run};
-use crate::tt::TranspositionTable;
+use crate::search::params::Params;
+use crate::search::{Limits, Report, Reporter, Score};
 
 /// Hash table per game.
 const HASH_MB: usize = 8;
-
-/// A small, fixed pseudo-random generator (xorshift64*), so openings are reproducible.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform-ish in `0..n` (`n` > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    /// The generator of game `index` of a run seeded with `seed`.
-    pub fn for_game(seed: u64, index: u64) -> Rng {
-        Rng::new(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03))
-    }
-}
 
 /// Ends a game whose score stays decisive: after `plies` plies in a row whose searches all
 /// scored at least `cp` for the same side, that side wins.
@@ -124,37 +99,31 @@ impl Reporter for Outcome {
     }
 }
 
-/// One engine instance for a game: a hash table and a search thread's state.
+/// One engine for a game, on one thread: its hash table and histories last the game.
 struct Player {
-    tt: TranspositionTable,
-    control: Control,
-    workers: [Box<Worker>; 1],
+    engine: Engine,
+    outcome: Arc<Outcome>,
 }
 
 impl Player {
-    fn new() -> Player {
-        Player {
-            tt: TranspositionTable::new(HASH_MB),
-            control: Control::default(),
-            workers: [Worker::new(0)],
-        }
+    fn new(cfg: &SelfPlayConfig) -> Player {
+        let outcome = Arc::new(Outcome::default());
+        let engine = Engine::in_process(
+            outcome.clone(),
+            HASH_MB,
+            cfg.search_move_limit,
+            cfg.net.clone(),
+            Params::default(),
+        );
+        Player { engine, outcome }
     }
 
     /// Searches the current position of `rec` under `limits`: the best move and its score.
-    fn search(
-        &mut self,
-        rec: &GameRecord,
-        limits: &Limits,
-        cfg: &SelfPlayConfig,
-    ) -> (Option<Move>, Option<Score>) {
-        let mut setup = SearchSetup::fixed_depth(rec.clone(), 1);
-        setup.limits = limits.clone();
-        setup.move_limit = cfg.search_move_limit;
-        setup.net = cfg.net.clone();
-        self.control.reset(false);
-        let outcome = Outcome::default();
-        run(&mut self.workers, &setup, &self.tt, &self.control, &outcome);
-        let (score, best) = *outcome.0.lock().expect("reporter lock");
+    fn search(&mut self, rec: &GameRecord, limits: &Limits) -> (Option<Move>, Option<Score>) {
+        self.engine.set_game(rec.clone());
+        self.engine.go(limits.clone());
+        self.engine.wait();
+        let (score, best) = *self.outcome.0.lock().expect("reporter lock");
         (best, score)
     }
 }
@@ -181,12 +150,12 @@ fn opening(cfg: &SelfPlayConfig, rng: &mut Rng, player: &mut Player) -> GameReco
                 nodes: Some(nodes),
                 ..Limits::default()
             };
-            player.tt.clear();
-            match player.search(&rec, &limits, cfg).1 {
+            player.engine.clear_hash();
+            match player.search(&rec, &limits).1 {
                 Some(Score::Cp(cp)) if cp.abs() <= max_cp => {}
                 _ => continue,
             }
-            player.tt.clear();
+            player.engine.clear_hash();
         }
         return rec;
     }
@@ -195,7 +164,7 @@ fn opening(cfg: &SelfPlayConfig, rng: &mut Rng, player: &mut Player) -> GameReco
 /// Plays game `index` of a run seeded with `seed`.
 pub fn play_game(cfg: &SelfPlayConfig, seed: u64, index: u64) -> PlayedGame {
     let mut rng = Rng::for_game(seed, index);
-    let mut player = Player::new();
+    let mut player = Player::new(cfg);
     let mut rec = opening(cfg, &mut rng, &mut player);
     let mut positions = Vec::new();
     // The side whose win every recent score agreed on, and for how many plies.
@@ -207,7 +176,7 @@ pub fn play_game(cfg: &SelfPlayConfig, seed: u64, index: u64) -> PlayedGame {
         if rec.moves().len() >= cfg.max_plies {
             break (GameResult::Draw, Ending::MaxPlies);
         }
-        let (best, score) = player.search(&rec, &cfg.limits, cfg);
+        let (best, score) = player.search(&rec, &cfg.limits);
         let Some(best) = best else {
             // No legal move: the verdict above would have ended the game.
             break (GameResult::Draw, Ending::MaxPlies);

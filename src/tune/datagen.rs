@@ -14,9 +14,9 @@
 use std::io::{self, Write};
 use std::sync::Mutex;
 
-use crate::engine::Limits;
 use crate::rules::{DEFAULT_MOVE_LIMIT, GameResult};
-use crate::search::driver::THREAD_STACK;
+use crate::search::Limits;
+use crate::search::threads::THREAD_STACK;
 use crate::tools::selfplay::{SelfPlayConfig, play_game as play};
 
 /// Games longer than this are scored as draws.

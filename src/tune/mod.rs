@@ -9,9 +9,13 @@
 //!    results and the sigmoid of the evaluation, plus an L2 pull toward the old weights, by
 //!    gradient descent (`chuhan tune fit`).
 //! 4. `writer` writes the fitted weights back into `src/eval/weights.rs`.
+//!
+//! `spsa` tunes the search's parameters (`search::params`) by games instead (`chuhan tune
+//! spsa`).
 
 pub mod datagen;
 pub mod features;
+pub mod spsa;
 pub mod texel;
 pub mod writer;
 

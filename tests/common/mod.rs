@@ -106,22 +106,18 @@ impl Engine {
         }
     }
 
-    /// Lines arriving within `window` (used to show that something does NOT come).
-    pub fn lines_within(&mut self, window: Duration) -> Vec<String> {
-        let deadline = Instant::now() + window;
-        let mut got = Vec::new();
-        while let Some(line) = self.next_line(deadline.saturating_duration_since(Instant::now())) {
-            got.push(line);
-        }
-        got
-    }
-
-    /// Asserts that no `bestmove` comes within `window` (pondering, infinite, long clocks).
-    pub fn no_bestmove_for(&mut self, window: Duration) {
-        let early = self.lines_within(window);
+    /// Reads until the search reports `depth` or deeper, then syncs: no `bestmove` may come
+    /// before `readyok` (pondering, infinite searches, long clocks). Events, not waits: the
+    /// search has done the work after which a wrong `bestmove` would be printed.
+    pub fn holds_bestmove(&mut self, depth: u64) {
+        let mut lines = self.until(
+            |l| l.starts_with("info ") && field(l, "depth").is_some_and(|d| d >= depth),
+            PROMPT,
+        );
+        lines.extend(self.sync());
         assert!(
-            !early.iter().any(|l| is_bestmove(l)),
-            "early bestmove: {early:?}"
+            !lines.iter().any(|l| is_bestmove(l)),
+            "early bestmove: {lines:?}"
         );
     }
 
@@ -129,30 +125,6 @@ impl Engine {
     pub fn sync(&mut self) -> Vec<String> {
         self.send("isready");
         self.until(|l| l == "readyok", PROMPT)
-    }
-
-    /// Sends a line and returns the time until the matching answer.
-    pub fn answer_time(&mut self, line: &str, answer: impl Fn(&str) -> bool) -> Duration {
-        let t0 = Instant::now();
-        self.send(line);
-        self.until(answer, PROMPT);
-        t0.elapsed()
-    }
-
-    /// Medians of the `isready` → `readyok` and `stop` → `bestmove` times over `rounds` infinite
-    /// searches (medians: a shared CI machine may deschedule the engine once).
-    pub fn search_latencies(&mut self, rounds: usize) -> (Duration, Duration) {
-        let (mut ready, mut stop) = (Vec::new(), Vec::new());
-        for _ in 0..rounds {
-            self.send("go infinite");
-            self.no_bestmove_for(Duration::from_millis(50));
-            for _ in 0..3 {
-                ready.push(self.answer_time("isready", |l| l == "readyok"));
-            }
-            stop.push(self.answer_time("stop", is_bestmove));
-            assert!(self.seen.last().unwrap().starts_with("bestmove "));
-        }
-        (median(ready), median(stop))
     }
 
     /// Waits for the process to exit; true if it did within `timeout`.
@@ -202,12 +174,6 @@ pub fn field(line: &str, key: &str) -> Option<u64> {
 /// The move after `bestmove`.
 pub fn best_of(line: &str) -> &str {
     line.split_whitespace().nth(1).expect("bestmove has a move")
-}
-
-/// Median of durations (robust against one descheduled run on a shared machine).
-pub fn median(mut ds: Vec<Duration>) -> Duration {
-    ds.sort();
-    ds[ds.len() / 2]
 }
 
 /// Mated and stalemated positions (side to move has no legal move; both lose in xiangqi).

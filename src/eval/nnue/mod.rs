@@ -56,7 +56,7 @@ mod tests {
         fn incremental_sums_match_a_refresh(seed in any::<u64>(), plies in 1usize..120) {
             let net = random_net(11);
             let kernels = Kernel::available();
-            let mut rng = crate::tools::selfplay::Rng::new(seed);
+            let mut rng = crate::rng::Rng::new(seed);
             let mut pos = Position::startpos();
             let mut accs: Vec<Accumulator> =
                 kernels.iter().map(|&k| fresh(k, &net, &pos)).collect();

@@ -244,7 +244,7 @@ impl Network {
 /// A net of pseudo-random weights within range (for tests).
 #[cfg(test)]
 pub fn random_net(seed: u64) -> Network {
-    let mut rng = crate::tools::selfplay::Rng::new(seed);
+    let mut rng = crate::rng::Rng::new(seed);
     let mut w = |range: i32| (rng.below(2 * range as usize + 1) as i32 - range) as i16;
     Network {
         ft_weights: (0..FEATURES * HIDDEN).map(|_| w(800)).collect(),

@@ -22,7 +22,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::rules::GameResult;
-use crate::search::driver::THREAD_STACK;
+use crate::search::threads::THREAD_STACK;
 use crate::tools::selfplay::{PlayedGame, SelfPlayConfig, play_game};
 use record::{RECORD_BYTES, Record};
 
@@ -251,7 +251,7 @@ pub fn read_records(path: &Path) -> io::Result<Vec<Record>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Limits;
+    use crate::search::Limits;
 
     fn config(out: PathBuf, games: u64) -> DatagenConfig {
         DatagenConfig {

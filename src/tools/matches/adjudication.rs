@@ -3,7 +3,7 @@
 
 use std::str::FromStr;
 
-use crate::engine::Score;
+use crate::search::Score;
 
 /// Scores at or beyond this count as mate in comparisons.
 const MATE_CP: i32 = 100_000;

@@ -11,14 +11,16 @@ use crate::board::Position;
 use crate::rules::DEFAULT_MOVE_LIMIT;
 
 use super::adjudication::{DrawRule, ResignRule};
-use super::clock::{Limit, TimeControl};
 use super::game::GameRules;
-use super::openings::{book_openings, load_openings, shuffle};
+use super::limit::Limit;
+use super::openings::{book_openings, load_openings};
 use super::report::format_report;
 use super::runner::{MatchConfig, run_match};
 use super::spec::EngineSpec;
 use super::sprt::Sprt;
 use crate::book::Book;
+use crate::rng::shuffle;
+use crate::tools::clock::TimeControl;
 
 /// Every `--engine` occurrence with its words, kept apart: `--engine cmd=a name=x --engine
 /// cmd=b`. Derive cannot group multi-word occurrences (`Vec<Vec<_>>` is unstable), hence the

@@ -2,9 +2,10 @@
 //! with clocks in the engine's unit, and the `info`/`bestmove` replies.
 
 use crate::board::{Color, Move};
-use crate::engine::Score;
+use crate::search::Score;
 
-use super::clock::{Clock, Limit};
+use super::limit::Limit;
+use crate::tools::clock::Clock;
 
 /// The protocol settled by the handshake.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,7 +175,7 @@ pub fn parse_bestmove(line: &str) -> Option<Reply> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::matches::clock::TimeControl;
+    use crate::tools::clock::TimeControl;
 
     fn clocks(tc: &str) -> [Clock; 2] {
         let tc: TimeControl = tc.parse().unwrap();

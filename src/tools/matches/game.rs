@@ -7,14 +7,15 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::board::{Color, Move, Position};
-use crate::engine::Score;
 use crate::movegen::MoveError;
 use crate::rules::{GameRecord, GameResult, Reason};
+use crate::search::Score;
 
 use super::adjudication::{Adjudication, DrawRule, ResignRule, adjudicate};
-use super::clock::{Clock, Limit, TimeControl};
 use super::dialect::{InfoScore, Reply, parse_bestmove, parse_info, position_line};
+use super::limit::Limit;
 use super::process::{EngineProcess, Wait};
+use crate::tools::clock::{Clock, TimeControl};
 
 /// How long an engine past its deadline gets to answer `stop` before it counts as hung.
 const RESYNC_GRACE: Duration = Duration::from_millis(1000);

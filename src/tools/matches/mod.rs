@@ -8,9 +8,9 @@
 
 pub mod adjudication;
 pub mod cli;
-pub mod clock;
 pub mod dialect;
 pub mod game;
+pub mod limit;
 pub mod opening_book;
 pub mod openings;
 pub mod pgn;
@@ -21,9 +21,10 @@ pub mod spec;
 pub mod sprt;
 pub mod stats;
 
+pub use crate::tools::clock::TimeControl;
 pub use cli::{MatchArgs, run_cli};
-pub use clock::{Limit, TimeControl};
 pub use game::{GameOutcome, GameRules, MoveRecord, Termination};
+pub use limit::Limit;
 pub use runner::{FinishedGame, MatchConfig, MatchResult, PairingStats, run_match};
 pub use spec::{EngineSpec, Protocol};
 pub use sprt::{Sprt, SprtDecision};

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use crate::board::{Color, Move, PieceType, Position};
 use crate::movegen::GenKind;
 
-use super::openings::splitmix64;
+use crate::rng::splitmix64;
 
 /// Decides which generated positions are level enough to start games from.
 pub trait BalanceFilter {

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use crate::board::Position;
 use crate::book::{Book, choose};
+use crate::rng::splitmix64;
 
 /// Reads every position of `path`, refusing the file at the first bad line.
 pub fn load_openings(path: &Path) -> Result<Vec<Position>, String> {
@@ -67,24 +68,6 @@ pub fn book_openings(book: &Book, plies: usize, count: usize, seed: u64) -> Vec<
     out
 }
 
-/// A reproducible shuffle (splitmix64-driven Fisher-Yates), so `--seed` fixes the order.
-pub fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut state = seed;
-    for i in (1..items.len()).rev() {
-        let j = (splitmix64(&mut state) % (i as u64 + 1)) as usize;
-        items.swap(i, j);
-    }
-}
-
-/// The splitmix64 generator: small, fast and good enough for shuffles and sampling.
-pub fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,17 +117,5 @@ mod tests {
         // Three plies leave this book: no opening is that deep.
         assert!(book_openings(&book, 3, 10, 1).is_empty());
         assert_eq!(book_openings(&book, 1, 1, 5).len(), 1);
-    }
-
-    #[test]
-    fn shuffle_is_a_reproducible_permutation() {
-        let mut a: Vec<u32> = (0..50).collect();
-        let mut b = a.clone();
-        shuffle(&mut a, 7);
-        shuffle(&mut b, 7);
-        assert_eq!(a, b);
-        assert_ne!(a, (0..50).collect::<Vec<_>>());
-        a.sort_unstable();
-        assert_eq!(a, (0..50).collect::<Vec<_>>());
     }
 }

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use crate::board::Position;
 use crate::board::notation::Notation;
-use crate::engine::Score;
+use crate::search::Score;
 use crate::tools::pgn::{PgnHeader, PgnWriter};
 
 use super::game::{GameOutcome, MoveRecord};

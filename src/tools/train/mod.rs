@@ -17,8 +17,8 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
+use crate::rng::Rng;
 use crate::tools::datagen::record::Record;
-use crate::tools::selfplay::Rng;
 use model::{Active, PARAMS, Params, Target, backward, loss};
 
 #[derive(Clone, Debug)]
@@ -347,7 +347,7 @@ mod tests {
         let net = p.quantise();
         let mut total = 0.0;
         let n = 30;
-        for fen in crate::search::bench::bench_fens().take(n) {
+        for fen in crate::bench::bench_fens().take(n) {
             let pos = Position::from_fen(fen).unwrap();
             let r = Record::new(&pos, 0, GameResult::Draw, 0);
             let float = model::forward(&p, &Active::of(&r, false));

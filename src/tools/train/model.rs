@@ -4,8 +4,8 @@
 
 use crate::eval::nnue::features::{FEATURES, index, mirrored_index};
 use crate::eval::nnue::network::{HIDDEN, MAX_OUTPUT_WEIGHT, Network, QA, QB, QFT, SCALE};
+use crate::rng::Rng;
 use crate::tools::datagen::record::Record;
-use crate::tools::selfplay::Rng;
 
 /// Weights are kept inside these so the quantised sums cannot overflow (see `Network`).
 pub const FT_WEIGHT_CLIP: f32 = 0.9;

@@ -3,22 +3,22 @@
 //! evaluation (the same on every run and machine); its speed is the nodes per second.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::board::Position;
-use crate::engine::{Report, Reporter};
+use crate::engine::Engine;
 use crate::eval::nnue::network::Network;
-use crate::rules::GameRecord;
-use crate::tt::TranspositionTable;
-
-use super::{Control, SearchSetup, Worker, run};
+use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord};
+use crate::search::params::Params;
+use crate::search::{Limits, Report, Reporter};
 
 /// Depth `chuhan bench` uses when none is given (a few seconds on one core).
 pub const DEFAULT_BENCH_DEPTH: u32 = 12;
 /// Hash table size for the benchmark (fixed, so the node count does not depend on options).
 const BENCH_HASH_MB: usize = 16;
 
-const BENCH_EPD: &str = include_str!("../../bench-positions/bench.epd");
+const BENCH_EPD: &str = include_str!("../bench-positions/bench.epd");
 
 /// The benchmark positions as FEN strings (the text before any `;` on each line).
 pub fn bench_fens() -> impl Iterator<Item = &'static str> {
@@ -43,32 +43,46 @@ pub fn bench_report(r: &BenchResult) -> String {
     )
 }
 
-struct Silent;
+/// Keeps the node count of the last report of each search.
+#[derive(Default)]
+struct LastNodes(AtomicU64);
 
-impl Reporter for Silent {
-    fn report(&self, _: Report) {}
+impl Reporter for LastNodes {
+    fn report(&self, r: Report) {
+        if let Report::Info(i) = r {
+            self.0.store(i.nodes, Ordering::Relaxed);
+        }
+    }
 }
 
 /// Searches every benchmark position to `depth`, evaluated by `net` (`None`: the hand-written
-/// evaluation).
-pub fn bench(depth: u32, net: Option<Arc<Network>>) -> BenchResult {
-    let mut ms = 0;
-    let mut tt = TranspositionTable::new(BENCH_HASH_MB);
-    let control = Control::default();
-    let mut nodes = 0;
+/// evaluation), with the search parameters `params`: through the engine, as `go depth` does,
+/// on one thread and after a new game for each position.
+pub fn bench(depth: u32, net: Option<Arc<Network>>, params: Params) -> BenchResult {
+    let nodes_of = Arc::new(LastNodes::default());
+    let mut engine = Engine::in_process(
+        nodes_of.clone(),
+        BENCH_HASH_MB,
+        DEFAULT_MOVE_LIMIT,
+        net,
+        params,
+    );
+    let (mut us, mut nodes) = (0, 0);
     for fen in bench_fens() {
         let pos = Position::from_fen(fen).expect("bench positions are valid FEN");
-        let mut setup = SearchSetup::fixed_depth(GameRecord::new(pos), depth);
-        setup.net = net.clone();
-        tt.clear();
-        control.reset(false);
-        let mut workers = [Worker::new(0)];
+        engine.new_game();
+        engine.set_game(GameRecord::new(pos));
         // Only the searches are timed, not clearing the table between them.
         let start = Instant::now();
-        nodes += run(&mut workers, &setup, &tt, &control, &Silent);
-        ms += start.elapsed().as_micros() as u64;
+        engine.go(Limits {
+            depth: Some(depth.max(1)),
+            ..Limits::default()
+        });
+        engine.wait();
+        us += start.elapsed().as_micros() as u64;
+        nodes += nodes_of.0.load(Ordering::Relaxed);
     }
-    let ms = ms / 1000;
+    let ms = us / 1000;
     BenchResult {
         nodes,
         nps: nodes * 1000 / ms.max(1),
@@ -83,12 +97,12 @@ mod tests {
     #[test]
     fn bench_is_deterministic() {
         let net = Some(crate::eval::nnue::default_net());
-        let a = bench(4, net.clone());
-        let b = bench(4, net);
+        let a = bench(4, net.clone(), Params::default());
+        let b = bench(4, net, Params::default());
         assert_eq!(a.nodes, b.nodes);
         assert!(a.nodes > 1000);
-        let hce = bench(4, None);
-        assert_eq!(hce.nodes, bench(4, None).nodes);
+        let hce = bench(4, None, Params::default());
+        assert_eq!(hce.nodes, bench(4, None, Params::default()).nodes);
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! What limits each search: a chess clock (base + increment, optionally moves per period), a
-//! fixed time per move, a fixed depth or a node count; and the clock each side plays against.
+//! Chess clocks for games the tools referee (matches, terminal play): a time control (base +
+//! increment, optionally moves per period) and the clock each side plays against.
 
 use std::fmt;
 use std::str::FromStr;
@@ -55,6 +55,25 @@ impl FromStr for TimeControl {
     }
 }
 
+impl TimeControl {
+    /// `minutes[+seconds]`, minutes may be fractional (terminal play's form): `5+3`, `0.5+1`,
+    /// `10`.
+    pub fn parse_minutes(s: &str) -> Result<TimeControl, String> {
+        let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
+        let bad = || format!("'{s}' is not a time control like 5+3 (minutes+seconds)");
+        let minutes: f64 = base.trim().parse().map_err(|_| bad())?;
+        let seconds: f64 = inc.trim().parse().map_err(|_| bad())?;
+        if !(minutes > 0.0 && minutes.is_finite() && seconds >= 0.0 && seconds.is_finite()) {
+            return Err(bad());
+        }
+        Ok(TimeControl {
+            base_ms: (minutes * 60_000.0) as u64,
+            inc_ms: (seconds * 1000.0) as u64,
+            moves: None,
+        })
+    }
+}
+
 impl fmt::Display for TimeControl {
     /// The PGN `TimeControl` form: `[moves/]base[+inc]` in seconds.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -66,27 +85,6 @@ impl fmt::Display for TimeControl {
             write!(f, "+{}", self.inc_ms as f64 / 1000.0)?;
         }
         Ok(())
-    }
-}
-
-/// How each search is limited.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limit {
-    Clock(TimeControl),
-    MoveTime(u64),
-    Depth(u32),
-    Nodes(u64),
-}
-
-impl fmt::Display for Limit {
-    /// The PGN `TimeControl` value (`-` for untimed games) or a note of the fixed limit.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Limit::Clock(tc) => write!(f, "{tc}"),
-            Limit::MoveTime(ms) => write!(f, "{}/move", *ms as f64 / 1000.0),
-            Limit::Depth(d) => write!(f, "depth {d}"),
-            Limit::Nodes(n) => write!(f, "nodes {n}"),
-        }
     }
 }
 
@@ -153,6 +151,17 @@ mod tests {
         assert!("0+0".parse::<TimeControl>().is_err());
         assert!("x+1".parse::<TimeControl>().is_err());
         assert!("0/10".parse::<TimeControl>().is_err());
+        let play = TimeControl::parse_minutes("5+3").unwrap();
+        assert_eq!(
+            (play.base_ms, play.inc_ms, play.moves),
+            (300_000, 3000, None)
+        );
+        assert_eq!(
+            TimeControl::parse_minutes("0.5").map(|t| t.base_ms),
+            Ok(30_000)
+        );
+        assert!(TimeControl::parse_minutes("fast").is_err());
+        assert!(TimeControl::parse_minutes("0+3").is_err());
     }
 
     #[test]

@@ -1,0 +1,162 @@
+//! Every tunable number of the search and its time management, declared once: name, default,
+//! range and SPSA step. The engine accepts each as a hidden option (`setoption name
+//! rfp_margin value 95`, the same in UCCI), `chuhan tune spsa` moves them by games and writes
+//! the result back into this table, and `chuhan tune params` lists them.
+
+/// One tunable number: its SPSA step is the perturbation at the end of a run (`c_end`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    pub step: i32,
+}
+
+macro_rules! params {
+    ($($(#[doc = $doc:literal])* $name:ident: $default:literal, $min:literal, $max:literal, $step:literal;)*) => {
+        /// The values one search runs with.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Params {
+            $($(#[doc = $doc])* pub $name: i32,)*
+        }
+
+        impl Default for Params {
+            fn default() -> Params {
+                Params { $($name: $default,)* }
+            }
+        }
+
+        /// The table, in declaration order.
+        pub const TABLE: &[Param] = &[
+            $(Param { name: stringify!($name), default: $default, min: $min, max: $max, step: $step },)*
+        ];
+
+        impl Params {
+            /// The value of the `index`th parameter of [`TABLE`].
+            pub fn get(&self, index: usize) -> i32 {
+                let values = [$(self.$name,)*];
+                values[index]
+            }
+
+            /// Sets the `index`th parameter of [`TABLE`], clamped to its range.
+            pub fn set(&mut self, index: usize, value: i32) {
+                let p = TABLE[index];
+                let value = value.clamp(p.min, p.max);
+                let mut i = 0;
+                $(
+                    if i == index {
+                        self.$name = value;
+                    }
+                    i += 1;
+                )*
+                debug_assert_eq!(i, TABLE.len());
+            }
+        }
+    };
+}
+
+params! {
+    /// Reverse futility pruning: deepest node, and margin per ply of depth.
+    rfp_depth: 7, 3, 12, 1;
+    rfp_margin: 90, 40, 200, 8;
+    /// Null move: reduction base, plies of depth per extra ply of reduction, centipawns above
+    /// beta per extra ply and their most, and the depth from which a fail-high is verified.
+    nmp_base: 3, 1, 6, 1;
+    nmp_depth_divisor: 4, 2, 8, 1;
+    nmp_eval_divisor: 200, 80, 400, 20;
+    nmp_eval_max: 3, 1, 6, 1;
+    nmp_verify_depth: 10, 6, 16, 1;
+    /// Internal iterative reduction: least depth.
+    iir_depth: 4, 2, 8, 1;
+    /// Singular extension: least depth, and the margin below the hash score per ply.
+    singular_depth: 8, 5, 12, 1;
+    singular_margin: 2, 1, 5, 1;
+    /// Quiet-move pruning (late moves and futility): deepest node; late move pruning's
+    /// deepest node and its move count base (`base + depth²`, halved when not improving).
+    quiet_prune_depth: 6, 3, 9, 1;
+    lmp_depth: 5, 3, 8, 1;
+    lmp_base: 3, 1, 8, 1;
+    /// Futility pruning of quiet moves: margin at depth 0 and per ply.
+    futility_base: 100, 30, 250, 10;
+    futility_per_ply: 90, 40, 200, 8;
+    /// History pruning: deepest node, and the history per ply below which a quiet move goes.
+    history_prune_depth: 4, 2, 7, 1;
+    history_prune_per_ply: 3000, 1000, 6000, 250;
+    /// SEE pruning of captures: deepest node, and the loss allowed per ply.
+    see_prune_depth: 6, 3, 9, 1;
+    see_capture_margin: 120, 50, 250, 10;
+    /// Late move reductions: least depth, the table's `base + ln(depth) ln(moves) / divisor`
+    /// in hundredths, and the history worth one ply.
+    lmr_depth: 3, 2, 5, 1;
+    lmr_base: 50, 0, 150, 10;
+    lmr_divisor: 220, 150, 350, 10;
+    history_lmr_divisor: 8000, 4000, 16000, 500;
+    /// Quiescence delta pruning margin.
+    delta_margin: 150, 50, 400, 15;
+    /// History bonus of a cutoff: per ply of depth, less an offset, at most this.
+    history_bonus_per_ply: 300, 100, 600, 25;
+    history_bonus_offset: 250, 0, 600, 25;
+    history_bonus_max: 2500, 1000, 5000, 200;
+    /// Aspiration window: first half-width, its growth per fail in percent, and the width
+    /// from which the window opens fully.
+    aspiration: 25, 10, 60, 3;
+    aspiration_growth: 50, 25, 100, 5;
+    aspiration_full: 1000, 300, 3000, 100;
+    /// Time: moves the clock is spread over when the control does not say, the share of the
+    /// increment spent per move (percent) and the hard limit in percent of the soft one.
+    time_moves_to_go: 30, 15, 50, 2;
+    time_inc_percent: 75, 40, 100, 5;
+    time_hard_percent: 500, 200, 800, 25;
+    /// Time: the soft limit in percent when the best move is stable, what each change of the
+    /// best move adds (halving every iteration) and the most it reaches.
+    stability_base: 70, 40, 100, 5;
+    stability_change: 100, 50, 200, 10;
+    stability_max: 200, 120, 300, 10;
+}
+
+/// The index in [`TABLE`] of the parameter named `name` (any case).
+pub fn find(name: &str) -> Option<usize> {
+    TABLE.iter().position(|p| p.name.eq_ignore_ascii_case(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_lie_in_their_ranges_with_positive_steps() {
+        let d = Params::default();
+        for (i, p) in TABLE.iter().enumerate() {
+            assert_eq!(d.get(i), p.default, "{}", p.name);
+            assert!(p.min <= p.default && p.default <= p.max, "{p:?}");
+            assert!(p.step > 0 && p.step <= p.max - p.min, "{p:?}");
+        }
+        let mut names: Vec<_> = TABLE.iter().map(|p| p.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), TABLE.len());
+    }
+
+    #[test]
+    fn set_reaches_only_its_own_field_and_clamps() {
+        for (i, param) in TABLE.iter().enumerate() {
+            let mut p = Params::default();
+            p.set(i, param.max + 1000);
+            assert_eq!(p.get(i), param.max);
+            for (j, other) in TABLE.iter().enumerate().filter(|&(j, _)| j != i) {
+                assert_eq!(
+                    p.get(j),
+                    other.default,
+                    "{} moved {}",
+                    param.name,
+                    other.name
+                );
+            }
+            p.set(i, param.min - 1000);
+            assert_eq!(p.get(i), param.min);
+        }
+        assert_eq!(find("RFP_MARGIN"), Some(1));
+        assert_eq!(find("no such"), None);
+    }
+}
