@@ -5,7 +5,7 @@ mod common;
 use std::path::PathBuf;
 
 use assert_cmd::Command;
-use common::{Engine, PROMPT};
+use common::{Engine, PROMPT, best_of, is_bestmove};
 
 /// Red opens h2e2 in two won games and a lost one, and c3c4 in a drawn game; Black answers h2e2
 /// with h9g7 (two games, lost) or b9c7 (one, won).
@@ -74,11 +74,6 @@ fn a_built_book_reads_back_by_weight() {
     assert_eq!(show(&b, &["h0g2"]), "not in the book\n");
 }
 
-fn bestmove(lines: &[String]) -> String {
-    let last = lines.last().unwrap();
-    last.split_whitespace().nth(1).unwrap().to_string()
-}
-
 #[test]
 fn uci_plays_book_moves_announced_at_depth_0() {
     let b = book("uci");
@@ -87,8 +82,8 @@ fn uci_plays_book_moves_announced_at_depth_0() {
     e.send("setoption name Best Book Move value true");
     e.send("position startpos");
     e.send("go movetime 5000");
-    let lines = e.until(|l| l.starts_with("bestmove"), PROMPT);
-    assert_eq!(bestmove(&lines), "h2e2", "{lines:?}");
+    let lines = e.until(is_bestmove, PROMPT);
+    assert_eq!(best_of(lines.last().unwrap()), "h2e2", "{lines:?}");
     assert!(
         lines.iter().any(|l| l.starts_with("info depth 0 ")
             && l.contains("score cp 4 ")
@@ -101,7 +96,7 @@ fn uci_plays_book_moves_announced_at_depth_0() {
     // Out of the book the search takes over.
     e.send("position startpos moves h2e2 b9c7 h0g2");
     e.send("go depth 3");
-    let lines = e.until(|l| l.starts_with("bestmove"), PROMPT);
+    let lines = e.until(is_bestmove, PROMPT);
     assert!(
         lines.iter().any(|l| l.starts_with("info depth 3 ")),
         "{lines:?}"
@@ -110,7 +105,7 @@ fn uci_plays_book_moves_announced_at_depth_0() {
     e.send("setoption name OwnBook value false");
     e.send("position startpos");
     e.send("go depth 2");
-    let lines = e.until(|l| l.starts_with("bestmove"), PROMPT);
+    let lines = e.until(is_bestmove, PROMPT);
     assert!(
         lines.iter().all(|l| !l.starts_with("info depth 0 ")),
         "{lines:?}"
@@ -127,8 +122,8 @@ fn ucci_uses_bookfiles_and_respects_banmoves() {
     e.send("setoption bestbookmove true");
     e.send("position startpos");
     e.send("go time 5");
-    let lines = e.until(|l| l.starts_with("bestmove"), PROMPT);
-    assert_eq!(bestmove(&lines), "h2e2", "{lines:?}");
+    let lines = e.until(is_bestmove, PROMPT);
+    assert_eq!(best_of(lines.last().unwrap()), "h2e2", "{lines:?}");
     assert!(
         lines.contains(&"info depth 0 score 4 pv h2e2".to_string()),
         "{lines:?}"
@@ -137,8 +132,8 @@ fn ucci_uses_bookfiles_and_respects_banmoves() {
     e.send("position startpos");
     e.send("banmoves h2e2");
     e.send("go time 5");
-    let lines = e.until(|l| l.starts_with("bestmove"), PROMPT);
-    assert_eq!(bestmove(&lines), "c3c4", "{lines:?}");
+    let lines = e.until(is_bestmove, PROMPT);
+    assert_eq!(best_of(lines.last().unwrap()), "c3c4", "{lines:?}");
     e.send("quit");
 }
 
@@ -154,8 +149,8 @@ fn weighted_choice_plays_every_book_move_over_new_games() {
         e.send("ucinewgame");
         e.send("position startpos");
         e.send("go movetime 5000");
-        let lines = e.until(|l| l.starts_with("bestmove"), PROMPT);
-        played.insert(bestmove(&lines));
+        let lines = e.until(is_bestmove, PROMPT);
+        played.insert(best_of(lines.last().unwrap()).to_string());
     }
     assert_eq!(played.into_iter().collect::<Vec<_>>(), ["c3c4", "h2e2"]);
     e.send("quit");
@@ -181,7 +176,7 @@ fn a_bad_book_file_gets_one_message_and_the_book_stays() {
     e.send("setoption name Best Book Move value true");
     e.send("position startpos");
     e.send("go movetime 5000");
-    let lines = e.until(|l| l.starts_with("bestmove"), PROMPT);
-    assert_eq!(bestmove(&lines), "h2e2", "{lines:?}");
+    let lines = e.until(is_bestmove, PROMPT);
+    assert_eq!(best_of(lines.last().unwrap()), "h2e2", "{lines:?}");
     e.send("quit");
 }

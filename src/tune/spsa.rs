@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
 
+use crate::board::Color;
 use crate::rng::splitmix64;
 use crate::rules::GameResult;
 use crate::search::params::{Param, TABLE, find};
@@ -219,24 +220,16 @@ pub fn run(config: &SpsaConfig, base: &MatchConfig, log_path: &Path) -> Result<S
         if result.interrupted {
             break;
         }
+        // Points of the plus engine (index 0) less the minus engine's.
         let score: f64 = result
             .games
             .iter()
-            .map(|g| match g.outcome.result {
-                GameResult::Draw => 0.0,
-                r if r == GameResult::win_for(crate::board::Color::Red) => {
-                    if g.red == 0 {
-                        1.0
-                    } else {
-                        -1.0
-                    }
-                }
-                _ => {
-                    if g.red == 0 {
-                        -1.0
-                    } else {
-                        1.0
-                    }
+            .map(|g| {
+                let plus = if g.red == 0 { Color::Red } else { Color::Black };
+                match g.outcome.result {
+                    GameResult::Draw => 0.0,
+                    r if r == GameResult::win_for(plus) => 1.0,
+                    _ => -1.0,
                 }
             })
             .sum();
