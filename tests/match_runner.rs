@@ -67,6 +67,7 @@ fn config(engines: Vec<EngineSpec>, games: u32, limit: Limit) -> MatchConfig {
         openings: vec![Position::startpos()],
         concurrency: 1,
         pgn: None,
+        resume: false,
         sprt: None,
         event: "test".into(),
         start_timeout: Duration::from_secs(5),
@@ -140,6 +141,64 @@ fn self_match_at_fixed_depth_is_refereed_end_to_end() {
         text.contains("/3 "),
         "per-move score/depth comments: {text}"
     );
+}
+
+/// Rounds of a PGN text, in file order.
+fn rounds_of(text: &str) -> Vec<u32> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("[Round \""))
+        .map(|r| r.trim_end_matches("\"]").parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_resumed_match_counts_the_earlier_games_once_and_plays_the_rest() {
+    let (whole, cut) = (temp_path("whole.pgn"), temp_path("cut.pgn"));
+    let mut cfg = config(
+        vec![fake("a", &[]), fake("b", &["--seed", "2"])],
+        8,
+        Limit::Depth(1),
+    );
+    cfg.openings = bench_openings()[..4].to_vec();
+    cfg.pgn = Some(whole.clone());
+    let full = run_match(&cfg).unwrap();
+    let text = std::fs::read_to_string(&whole).unwrap();
+    // Three whole records and half of the fourth, as a killed run can leave it.
+    let starts: Vec<usize> = text.match_indices("[Game ").map(|(i, _)| i).collect();
+    let kept = &text[..starts[3]];
+    std::fs::write(
+        &cut,
+        format!("{kept}{}", &text[starts[3]..(starts[3] + starts[4]) / 2]),
+    )
+    .unwrap();
+    cfg.pgn = Some(cut.clone());
+    cfg.resume = true;
+    cfg.concurrency = 2;
+    let resumed = run_match(&cfg).unwrap();
+    assert_eq!(resumed.resumed, 3);
+    let mut played: Vec<u32> = resumed.games.iter().map(|g| g.round).collect();
+    played.sort();
+    assert_eq!(played, [4, 5, 6, 7, 8]);
+    // The fake engines play by position, so the pieced-together match is the whole one.
+    let (a, b) = (&full.pairings[0], &resumed.pairings[0]);
+    assert_eq!(a.wdl.games(), 8);
+    assert_eq!(
+        (a.wdl.wins, a.wdl.draws, a.wdl.losses, a.pentanomial.0),
+        (b.wdl.wins, b.wdl.draws, b.wdl.losses, b.pentanomial.0)
+    );
+    assert_eq!(full.terminations, resumed.terminations);
+    let after = std::fs::read_to_string(&cut).unwrap();
+    assert!(after.starts_with(kept));
+    let mut rounds = rounds_of(&after);
+    rounds.sort();
+    assert_eq!(rounds, (1..=8).collect::<Vec<u32>>());
+    // Another schedule (other openings) is refused before any game is played.
+    cfg.openings = bench_openings()[4..8].to_vec();
+    let err = run_match(&cfg).err().expect("refused");
+    assert!(err.contains("resume with the settings"), "{err}");
+    assert_eq!(std::fs::read_to_string(&cut).unwrap(), after);
+    std::fs::remove_file(&whole).ok();
+    std::fs::remove_file(&cut).ok();
 }
 
 #[test]

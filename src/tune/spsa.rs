@@ -211,6 +211,7 @@ pub fn run(config: &SpsaConfig, base: &MatchConfig, log_path: &Path) -> Result<S
             openings,
             concurrency: base.concurrency,
             pgn: None,
+            resume: false,
             sprt: None,
             event: base.event.clone(),
             start_timeout: base.start_timeout,

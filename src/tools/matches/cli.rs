@@ -104,6 +104,10 @@ pub struct MatchArgs {
     /// Write every game here.
     #[arg(long)]
     pgn: Option<PathBuf>,
+    /// Go on from the games already in the --pgn file, written by a run with the same settings
+    /// that was cut off: they count, and only the rest are played.
+    #[arg(long, requires = "pgn")]
+    resume: bool,
     /// Stop when decided: elo0=E0,elo1=E1[,alpha=A,beta=B] (logistic Elo, two engines).
     #[arg(long)]
     sprt: Option<Sprt>,
@@ -196,6 +200,7 @@ impl MatchArgs {
             openings,
             concurrency: self.concurrency.max(1),
             pgn: self.pgn,
+            resume: self.resume,
             sprt: self.sprt,
             event: self.event,
             start_timeout: Duration::from_secs(10),
@@ -216,7 +221,10 @@ pub fn run_cli(args: MatchArgs) -> ExitCode {
         Ok((report, interrupted)) => {
             print!("{report}");
             if interrupted {
-                eprintln!("match interrupted: the report and the PGN hold the finished games");
+                eprintln!(
+                    "match interrupted: the report and the PGN hold the finished games \
+                     (the same command with --resume plays the rest)"
+                );
                 return ExitCode::from(130);
             }
             ExitCode::SUCCESS

@@ -91,6 +91,52 @@ impl Termination {
             Termination::Interrupted => "interrupted",
         }
     }
+
+    /// The category of a termination from its text (a PGN's `[Termination]` tag): the inverse
+    /// of `category` after `Display`.
+    pub fn category_of(text: &str) -> Option<&'static str> {
+        const EXACT: [(&str, &str); 8] = [
+            ("checkmate", "checkmate"),
+            ("stalemate", "stalemate"),
+            ("repetition", "repetition"),
+            ("move limit", "move limit"),
+            ("no attacking material", "no attacking material"),
+            ("interrupted", "interrupted"),
+            ("draw by adjudication", "adjudicated draw"),
+            ("draw by agreement", "draw agreed"),
+        ];
+        const BY_PREFIX: [(&str, &str); 4] = [
+            ("perpetual check by ", "perpetual check"),
+            ("perpetual chase by ", "perpetual chase"),
+            ("illegal move ", "illegal move"),
+            ("malformed move ", "malformed move"),
+        ];
+        const BY_SUFFIX: [(&str, &str); 5] = [
+            (" loses on time", "time forfeit"),
+            (" stopped responding", "unresponsive"),
+            (" resigns by adjudication", "adjudicated resign"),
+            (" resigns", "resign"),
+            (" gave no move", "no move"),
+        ];
+        if let Some(&(_, c)) = EXACT.iter().find(|(e, _)| *e == text) {
+            return Some(c);
+        }
+        let side = |rest: &str| matches!(rest, "Red" | "Black");
+        BY_PREFIX
+            .iter()
+            .find(|(p, _)| text.starts_with(p))
+            .map(|&(_, c)| c)
+            .or_else(|| {
+                BY_SUFFIX
+                    .iter()
+                    .find(|(s, _)| text.strip_suffix(s).is_some_and(side))
+                    .map(|&(_, c)| c)
+            })
+            .or_else(|| {
+                let (by, rest) = text.split_once(" crashed (")?;
+                (side(by) && rest.ends_with(')')).then_some("crash")
+            })
+    }
 }
 
 impl fmt::Display for Termination {
@@ -386,5 +432,58 @@ pub fn play_game(
             return end(GameResult::Draw, Termination::DrawAgreed, moves, restart);
         }
         draw_offer = offers_draw.then_some(side);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{PieceType, Square};
+
+    #[test]
+    fn every_termination_is_read_back_to_its_category() {
+        let by = Color::Black;
+        let rules = [
+            Reason::Checkmate,
+            Reason::Stalemate,
+            Reason::PerpetualCheck { by },
+            Reason::PerpetualChase {
+                by,
+                target: PieceType::Rook,
+                square: Square::new(4, 7),
+            },
+            Reason::Repetition,
+            Reason::MoveLimit,
+            Reason::NoAttackingMaterial,
+        ];
+        let text = "h2e2".to_string();
+        let others = [
+            Termination::IllegalMove {
+                by,
+                text: text.clone(),
+            },
+            Termination::MalformedMove { by, text },
+            Termination::TimeForfeit { by },
+            Termination::Unresponsive { by: Color::Red },
+            Termination::Crash {
+                by,
+                detail: "exit status: 1 (resigns)".into(),
+            },
+            Termination::Resign { by },
+            Termination::NoMove { by },
+            Termination::AdjudicatedResign { by },
+            Termination::AdjudicatedDraw,
+            Termination::DrawAgreed,
+            Termination::Interrupted,
+        ];
+        for t in rules.into_iter().map(Termination::Rules).chain(others) {
+            assert_eq!(
+                Termination::category_of(&t.to_string()),
+                Some(t.category()),
+                "{t}"
+            );
+        }
+        assert_eq!(Termination::category_of("Green resigns"), None);
+        assert_eq!(Termination::category_of(""), None);
     }
 }

@@ -4,7 +4,7 @@
 //! One file per concern: `spec` (how an engine is described), `process` (running one),
 //! `dialect` (UCI/UCCI lines), `clock`, `game` (one refereed game), `adjudication`, `openings`
 //! (reading) and `opening_book` (generating), `stats`, `sprt`, `pgn`, `runner` (the match),
-//! `report` (progress and summary), `cli` (the command line).
+//! `report` (progress and summary), `resume` (going on from a cut-off run's PGN), `cli` (the command line).
 
 pub mod adjudication;
 pub mod cli;
@@ -16,6 +16,7 @@ pub mod openings;
 pub mod pgn;
 pub mod process;
 pub mod report;
+pub mod resume;
 pub mod runner;
 pub mod spec;
 pub mod sprt;

@@ -29,7 +29,8 @@ impl Progress {
     }
 
     pub fn update(&self, result: &MatchResult, sprt: Option<Sprt>) {
-        self.bar.set_position(result.games.len() as u64);
+        self.bar
+            .set_position((result.resumed + result.games.len()) as u64);
         if let [pairing] = result.pairings.as_slice() {
             let mut msg = score_line(pairing);
             if let (Some((llr, _)), Some(s)) = (result.sprt, sprt) {
@@ -97,6 +98,9 @@ fn estimate(p: &PairingStats) -> Option<Estimate> {
 /// The report printed when the match is over.
 pub fn format_report(result: &MatchResult, sprt: Option<Sprt>, limit: &str) -> String {
     let mut out = String::new();
+    if result.resumed > 0 {
+        writeln!(out, "{} games resumed from the PGN", result.resumed).expect("string");
+    }
     for p in &result.pairings {
         let (a, b) = (&result.names[p.first], &result.names[p.second]);
         let w = &p.wdl;
@@ -175,6 +179,7 @@ mod tests {
             }],
             terminations: BTreeMap::from([("checkmate", 30), ("repetition", 10)]),
             games: Vec::new(),
+            resumed: 0,
             sprt,
             interrupted: false,
         }

@@ -16,6 +16,7 @@ use super::game::{GameOutcome, GameRules, Termination, play_game};
 use super::pgn::{MatchTags, format_game};
 use super::process::EngineProcess;
 use super::report::Progress;
+use super::resume::{PlayedGame, Scheduled, read_played};
 use super::spec::EngineSpec;
 use super::sprt::{Sprt, SprtDecision};
 use super::stats::{Pentanomial, Wdl};
@@ -31,6 +32,9 @@ pub struct MatchConfig {
     pub openings: Vec<Position>,
     pub concurrency: usize,
     pub pgn: Option<PathBuf>,
+    /// Go on from the games already in `pgn` (played by the same settings) instead of
+    /// starting it anew.
+    pub resume: bool,
     /// Only with two engines: stop as soon as it decides.
     pub sprt: Option<Sprt>,
     pub event: String,
@@ -70,13 +74,13 @@ pub struct PairingStats {
 }
 
 impl PairingStats {
-    fn add(&mut self, game: &FinishedGame, pair: u32) {
-        let first_color = if game.red == self.first {
+    fn add(&mut self, red: usize, result: GameResult, pair: u32) {
+        let first_color = if red == self.first {
             Color::Red
         } else {
             Color::Black
         };
-        let points = match game.outcome.result {
+        let points = match result {
             GameResult::Draw => {
                 self.wdl.draws += 1;
                 0.5
@@ -104,8 +108,10 @@ pub struct MatchResult {
     pub pairings: Vec<PairingStats>,
     /// Termination category to count.
     pub terminations: BTreeMap<&'static str, u32>,
-    /// In the order they finished.
+    /// Played by this run, in the order they finished.
     pub games: Vec<FinishedGame>,
+    /// Games of an earlier run counted by `--resume`.
+    pub resumed: usize,
     /// Final LLR and decision when an SPRT ran.
     pub sprt: Option<(f64, SprtDecision)>,
     /// A stop request (signal, panic) ended the match early; games under way were dropped.
@@ -133,6 +139,21 @@ fn ensure_started(
     Ok(())
 }
 
+/// The job's players (Red, Black) and opening.
+fn schedule<'a>(
+    config: &'a MatchConfig,
+    pairs: &[(usize, usize)],
+    job: Job,
+) -> (usize, usize, &'a Position) {
+    let (a, b) = pairs[job.pairing];
+    let start = &config.openings[(job.game / 2) as usize % config.openings.len()];
+    if job.game.is_multiple_of(2) {
+        (a, b, start)
+    } else {
+        (b, a, start)
+    }
+}
+
 /// Plays one job with this worker's engine processes.
 fn play_job(
     config: &MatchConfig,
@@ -140,13 +161,8 @@ fn play_job(
     procs: &mut [Option<EngineProcess>],
     job: Job,
 ) -> FinishedGame {
-    let (a, b) = pairs[job.pairing];
-    let (red, black) = if job.game.is_multiple_of(2) {
-        (a, b)
-    } else {
-        (b, a)
-    };
-    let start = config.openings[(job.game / 2) as usize % config.openings.len()].clone();
+    let (red, black, start) = schedule(config, pairs, job);
+    let start = start.clone();
     let finished = |outcome| FinishedGame {
         round: job.round,
         red,
@@ -195,13 +211,6 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchResult, String> {
     for spec in &config.engines {
         EngineProcess::start(spec, config.start_timeout)?;
     }
-    let mut pgn = match &config.pgn {
-        Some(path) => Some(
-            std::fs::File::create(path)
-                .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
     let pairs: Vec<(usize, usize)> = (0..n)
         .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
         .collect();
@@ -215,6 +224,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchResult, String> {
         })
         .collect();
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let (mut pgn, played) = open_pgn(config, &pairs, &jobs, &names)?;
     let mut result = MatchResult {
         names: names.clone(),
         pairings: pairs
@@ -227,12 +237,25 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchResult, String> {
             .collect(),
         terminations: BTreeMap::new(),
         games: Vec::new(),
+        resumed: played.len(),
         sprt: None,
         interrupted: false,
     };
     let progress = Progress::new(config.progress, jobs.len() as u64);
+    for game in &played {
+        let job = jobs[game.round as usize - 1];
+        result.pairings[job.pairing].add(game.red, game.result, job.game / 2);
+        *result.terminations.entry(game.termination).or_default() += 1;
+    }
+    result.sprt = MatchResult::sprt_state(config.sprt, &result.pairings);
+    let decided = matches!(result.sprt, Some((_, d)) if d != SprtDecision::Continue);
+    let jobs: Vec<Job> = jobs
+        .into_iter()
+        .filter(|j| !played.iter().any(|g| g.round == j.round))
+        .collect();
+    progress.update(&result, config.sprt);
     let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
+    let stop = AtomicBool::new(decided);
     let date = today();
     let time_control = config.rules.limit.to_string();
     let mut pgn_error = None;
@@ -260,7 +283,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchResult, String> {
                 result.interrupted = true;
                 continue;
             }
-            result.pairings[job.pairing].add(&game, job.game / 2);
+            result.pairings[job.pairing].add(game.red, game.outcome.result, job.game / 2);
             *result
                 .terminations
                 .entry(game.outcome.termination.category())
@@ -294,4 +317,45 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchResult, String> {
         log::error!("writing the PGN failed: {e}");
     }
     Ok(result)
+}
+
+/// The PGN file to append the games to, and the games an earlier run left in it when
+/// resuming (its torn last record, if any, cut off).
+fn open_pgn(
+    config: &MatchConfig,
+    pairs: &[(usize, usize)],
+    jobs: &[Job],
+    names: &[String],
+) -> Result<(Option<std::fs::File>, Vec<PlayedGame>), String> {
+    let Some(path) = &config.pgn else {
+        return match config.resume {
+            true => Err("--resume needs the --pgn file of the run it goes on from".into()),
+            false => Ok((None, Vec::new())),
+        };
+    };
+    let cannot = |e: std::io::Error| format!("cannot open {}: {e}", path.display());
+    if !config.resume || !path.exists() {
+        return Ok((
+            Some(std::fs::File::create(path).map_err(cannot)?),
+            Vec::new(),
+        ));
+    }
+    let text = std::fs::read_to_string(path).map_err(cannot)?;
+    let resumed = read_played(path, &text, names, |round| {
+        let &job = jobs.get((round as usize).checked_sub(1)?)?;
+        let (red, black, start) = schedule(config, pairs, job);
+        Some(Scheduled { red, black, start })
+    })?;
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(cannot)?;
+    if resumed.whole_len < text.len() {
+        log::warn!(
+            "{}: its last record was cut off; that game is played again",
+            path.display()
+        );
+        file.set_len(resumed.whole_len as u64).map_err(cannot)?;
+    }
+    Ok((Some(file), resumed.games))
 }
