@@ -1,33 +1,27 @@
-//! One whole search: root moves, iterative deepening with aspiration windows and MultiPV,
-//! Lazy SMP helper threads sharing the table, progress reports and the final best move.
+//! One whole search: root moves, Lazy SMP helper threads sharing the table (each thread's
+//! iterative deepening is in `deepening.rs`), and the final report and best move.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::mpsc::{Sender, channel};
 use std::time::Instant;
 
 use crate::board::Move;
 use crate::eval::nnue::network::Network;
-use crate::eval::wdl::{MODEL, material};
+use crate::eval::wdl::material;
 use crate::rules::GameRecord;
 use crate::search::{BestMove, Bound, Limits, Report, Reporter, Score, SearchInfo};
-use crate::tt::{TranspositionTable, TtBound};
+use crate::tt::TranspositionTable;
 
-use super::MAX_PLY;
 use super::control::Control;
+use super::deepening::{RootMove, info, iterate};
 use super::params::Params;
 use super::picker::mvv_lva;
-use super::score::{DECISIVE, INFINITE, MATE, report, to_tt};
+use super::score::{INFINITE, report};
 use super::strength::Noise;
 use super::threads::Job;
 use super::time::TimeManager;
 use super::worker::{SearchContext, Worker};
-
-/// Reports every iteration for this long, then at most one per `REPORT_INTERVAL_MS`.
-const REPORT_ALL_MS: u64 = 1_000;
-const REPORT_INTERVAL_MS: u64 = 250;
-/// Aspiration fails are reported only in searches longer than this.
-const BOUND_REPORT_MS: u64 = 3_000;
 
 /// What one `go` searches and under which limits.
 #[derive(Clone, Debug)]
@@ -46,25 +40,6 @@ pub struct SearchSetup {
     pub noise: Noise,
     /// The tunable numbers of the search.
     pub params: Params,
-}
-
-#[derive(Clone, Debug)]
-struct RootMove {
-    mv: Move,
-    /// Score in the iteration under way (`-INFINITE` when it has not beaten alpha).
-    score: i32,
-    /// Score from the last completed iteration.
-    prev_score: i32,
-    pv: Vec<Move>,
-}
-
-/// One reported line: of a completed iteration, or a bound from a failed aspiration window.
-#[derive(Clone, Debug)]
-struct Line {
-    depth: i32,
-    score: i32,
-    bound: Bound,
-    pv: Vec<Move>,
 }
 
 /// What every thread of one search shares, owned so that parked helper threads can hold it.
@@ -108,64 +83,21 @@ pub fn run(
     let limits = &setup.limits;
     let time = TimeManager::new(limits, setup.move_overhead_ms, setup.start, &setup.params);
     let pos = setup.game.position();
-    let legal = pos.legal_moves();
-    if legal.is_empty() {
-        wait_for_release(control, limits);
-        reporter.report(Report::Info(SearchInfo {
-            depth: 0,
-            seldepth: 0,
-            multipv: 1,
-            score: Score::Mate(0),
-            bound: Bound::Exact,
-            wdl: Some([0, 0, 1000]),
-            nodes: 0,
-            nps: 0,
-            hashfull: tt.hashfull(),
-            time_ms: time.elapsed_ms(),
-            pv: Vec::new(),
-        }));
-        reporter.report(Report::BestMove(BestMove {
-            best: None,
-            ponder: None,
-            score: Some(Score::Mate(0)),
-        }));
-        return 0;
-    }
-    let tt_move = tt.probe(pos.key()).map_or(Move::NULL, |e| e.mv);
-    let mut moves: Vec<Move> = legal
-        .iter()
-        .copied()
-        .filter(|m| !setup.banmoves.contains(m))
-        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-        .collect();
-    if moves.is_empty() {
-        wait_for_release(control, limits);
-        reporter.report(Report::BestMove(BestMove {
-            best: None,
-            ponder: None,
-            score: None,
-        }));
-        return 0;
-    }
-    moves.sort_by_key(|&m| {
-        if m == tt_move {
-            i32::MIN
-        } else if pos.is_capture(m) {
-            -mvv_lva(pos, m)
-        } else {
-            0
+    let root = match root_moves(&setup, tt) {
+        Ok(root) => root,
+        Err(mated) => {
+            wait_for_release(control, limits);
+            if mated {
+                reporter.report(Report::Info(mated_info(tt, &time)));
+            }
+            reporter.report(Report::BestMove(BestMove {
+                best: None,
+                ponder: None,
+                score: mated.then_some(Score::Mate(0)),
+            }));
+            return 0;
         }
-    });
-    let root: Vec<RootMove> = moves
-        .iter()
-        .map(|&mv| RootMove {
-            mv,
-            score: -INFINITE,
-            prev_score: -INFINITE,
-            pv: vec![mv],
-        })
-        .collect();
-
+    };
     tt.new_search();
     let shared = Arc::new(Shared {
         tt: Arc::clone(tt),
@@ -219,6 +151,62 @@ pub fn run(
     nodes
 }
 
+/// The moves to search at the root (legal, not banned, among `searchmoves` when given), the
+/// table's move first, then captures by victim and attacker. `Err(true)` when the side to
+/// move is mated or stalemated, `Err(false)` when every legal move is left out.
+fn root_moves(setup: &SearchSetup, tt: &TranspositionTable) -> Result<Vec<RootMove>, bool> {
+    let (pos, limits) = (setup.game.position(), &setup.limits);
+    let legal = pos.legal_moves();
+    if legal.is_empty() {
+        return Err(true);
+    }
+    let tt_move = tt.probe(pos.key()).map_or(Move::NULL, |e| e.mv);
+    let mut moves: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| !setup.banmoves.contains(m))
+        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+        .collect();
+    if moves.is_empty() {
+        return Err(false);
+    }
+    moves.sort_by_key(|&m| {
+        if m == tt_move {
+            i32::MIN
+        } else if pos.is_capture(m) {
+            -mvv_lva(pos, m)
+        } else {
+            0
+        }
+    });
+    Ok(moves
+        .iter()
+        .map(|&mv| RootMove {
+            mv,
+            score: -INFINITE,
+            prev_score: -INFINITE,
+            pv: vec![mv],
+        })
+        .collect())
+}
+
+/// The one info of a search with no legal move: mated (a stalemate loses too).
+fn mated_info(tt: &TranspositionTable, time: &TimeManager) -> SearchInfo {
+    SearchInfo {
+        depth: 0,
+        seldepth: 0,
+        multipv: 1,
+        score: Score::Mate(0),
+        bound: Bound::Exact,
+        wdl: Some([0, 0, 1000]),
+        nodes: 0,
+        nps: 0,
+        hashfull: tt.hashfull(),
+        time_ms: time.elapsed_ms(),
+        pv: Vec::new(),
+    }
+}
+
 /// A pondering or infinite search holds its result until `ponderhit` or `stop`.
 fn wait_for_release(control: &Control, limits: &Limits) {
     while !control.stopped() && (control.pondering() || limits.infinite) {
@@ -226,230 +214,12 @@ fn wait_for_release(control: &Control, limits: &Limits) {
     }
 }
 
-fn info(ctx: &SearchContext, main: &Worker, index: usize, line: &Line) -> SearchInfo {
-    let nodes = ctx.total_nodes();
-    let ms = ctx.time.elapsed_ms();
-    let score = report(line.score);
-    SearchInfo {
-        depth: line.depth as u32,
-        seldepth: main.seldepth.max(line.depth as usize) as u32,
-        multipv: index as u32 + 1,
-        score,
-        bound: line.bound,
-        wdl: Some(match score {
-            Score::Cp(cp) => MODEL.permille(cp, ctx.root_material),
-            Score::Mate(m) if m > 0 => [1000, 0, 0],
-            Score::Mate(_) => [0, 0, 1000],
-        }),
-        nodes,
-        nps: nodes * 1000 / ms.max(1),
-        hashfull: ctx.tt.hashfull(),
-        time_ms: ms,
-        pv: line.pv.clone(),
-    }
-}
-
-/// Iterative deepening on one thread. The main thread (with a reporter) reports and decides
-/// when to stop; helpers search until told to. Returns the lines of the last completed
-/// iteration (at least depth 1, which the main thread always completes).
-fn iterate(
-    w: &mut Worker,
-    ctx: &SearchContext,
-    root: &mut [RootMove],
-    setup: &SearchSetup,
-    reporter: Option<&dyn Reporter>,
-) -> Vec<Line> {
-    let limits = &setup.limits;
-    let p = &setup.params;
-    let is_main = reporter.is_some();
-    let multipv = if is_main {
-        setup.multipv.clamp(1, root.len())
-    } else {
-        1
-    };
-    let mut max_depth = MAX_PLY as i32 - 1;
-    if let Some(d) = limits.depth {
-        max_depth = max_depth.min(d.max(1) as i32);
-    } else if let Some(n) = limits.mate
-        && limits.clock.is_none()
-        && limits.movetime_ms.is_none()
-        && limits.nodes.is_none()
-        && !limits.infinite
-    {
-        // Mate search alone: give up once deep enough to have seen any mate in `n`.
-        max_depth = max_depth.min(2 * n.clamp(1, 60) as i32 + 10);
-    }
-    let mut lines: Vec<Line> = Vec::new();
-    let mut instability = 0;
-    let mut last_report = 0u64;
-    let first_depth = 1 + (w.id as i32 & 1);
-    for depth in first_depth..=max_depth {
-        w.root_depth = depth;
-        for pv_idx in 0..multipv {
-            let prev = root[pv_idx].prev_score;
-            let mut delta = p.aspiration;
-            let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < DECISIVE {
-                (prev - delta, prev + delta)
-            } else {
-                (-INFINITE, INFINITE)
-            };
-            loop {
-                let s = search_root(w, ctx, root, alpha, beta, depth, pv_idx);
-                if w.aborted {
-                    break;
-                }
-                let bound = if s <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (s - delta).max(-INFINITE);
-                    Bound::Upper
-                } else if s >= beta {
-                    beta = (s + delta).min(INFINITE);
-                    Bound::Lower
-                } else {
-                    break;
-                };
-                // Long searches show the fail so that a GUI sees the score moving.
-                let elapsed = ctx.time.elapsed_ms();
-                if let Some(reporter) = reporter
-                    && elapsed >= BOUND_REPORT_MS
-                    && elapsed >= last_report + REPORT_INTERVAL_MS
-                {
-                    last_report = elapsed;
-                    let line = Line {
-                        depth,
-                        score: s,
-                        bound,
-                        pv: root[pv_idx].pv.clone(),
-                    };
-                    reporter.report(Report::Info(info(ctx, w, pv_idx, &line)));
-                }
-                delta += delta * p.aspiration_growth / 100;
-                if delta > p.aspiration_full {
-                    (alpha, beta) = (-INFINITE, INFINITE);
-                }
-            }
-            if w.aborted {
-                break;
-            }
-        }
-        if w.aborted {
-            break;
-        }
-        // Lines searched later may have outscored earlier ones (search instability).
-        root[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-        w.abortable = true;
-        ctx.node_counts[w.id].store(w.nodes, Ordering::Relaxed);
-        let changed = lines.first().is_some_and(|l| l.pv[0] != root[0].mv);
-        instability = instability / 2 + if changed { p.stability_change } else { 0 };
-        for rm in root.iter_mut() {
-            rm.prev_score = rm.score;
-        }
-        lines = root[..multipv]
-            .iter()
-            .map(|rm| Line {
-                depth,
-                score: rm.score,
-                bound: Bound::Exact,
-                pv: rm.pv.clone(),
-            })
-            .collect();
-        let Some(reporter) = reporter else {
-            continue;
-        };
-        // The root's result, for the next search's move order and for `probe`.
-        ctx.tt.store(
-            w.pos.key(),
-            root[0].mv,
-            to_tt(root[0].score, 0),
-            w.evaluate(0),
-            depth,
-            TtBound::Exact,
-        );
-        let elapsed = ctx.time.elapsed_ms();
-        if elapsed < REPORT_ALL_MS || elapsed >= last_report + REPORT_INTERVAL_MS {
-            last_report = elapsed;
-            for (i, line) in lines.iter().enumerate() {
-                reporter.report(Report::Info(info(ctx, w, i, line)));
-            }
-        }
-        let best = lines[0].score;
-        let mate_found = limits
-            .mate
-            .is_some_and(|n| best > MATE - 2 * n.min(1000) as i32);
-        let only_move = root.len() == 1 && ctx.time.uses_clock();
-        let stability = (p.stability_base + instability).min(p.stability_max);
-        if mate_found
-            || only_move
-            || ctx
-                .time
-                .soft_limit_reached(ctx.control, stability, Instant::now())
-        {
-            break;
-        }
-    }
-    ctx.node_counts[w.id].store(w.nodes, Ordering::Relaxed);
-    lines
-}
-
-/// Searches the root moves from `pv_idx` on (the earlier ones are other MultiPV lines) and
-/// sorts them by score. Returns the best score, or a bound outside (alpha, beta).
-fn search_root(
-    w: &mut Worker,
-    ctx: &SearchContext,
-    root: &mut [RootMove],
-    mut alpha: i32,
-    beta: i32,
-    depth: i32,
-    pv_idx: usize,
-) -> i32 {
-    w.nodes += 1;
-    for rm in root[pv_idx..].iter_mut() {
-        rm.score = -INFINITE;
-    }
-    let mut best = -INFINITE;
-    for (i, rm) in root.iter_mut().enumerate().skip(pv_idx) {
-        let m = rm.mv;
-        let (undo, check) = w.make(ctx, m, 0);
-        let new_depth = depth - 1 + i32::from(check);
-        let score = if i == pv_idx {
-            -w.search(ctx, -beta, -alpha, new_depth, 1, true, false)
-        } else {
-            let s = -w.search(ctx, -alpha - 1, -alpha, new_depth, 1, true, true);
-            if s > alpha && s < beta {
-                -w.search(ctx, -beta, -alpha, new_depth, 1, true, false)
-            } else {
-                s
-            }
-        };
-        w.unmake(m, undo);
-        if w.aborted {
-            return best;
-        }
-        if i == pv_idx || score > alpha {
-            rm.score = score;
-            rm.pv.clear();
-            rm.pv.push(m);
-            rm.pv.extend_from_slice(&w.pv[1][1..w.pv_len[1]]);
-            best = best.max(score);
-            if score > alpha {
-                alpha = score;
-                if score >= beta {
-                    break;
-                }
-            }
-        } else {
-            rm.score = -INFINITE;
-        }
-    }
-    root[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-    best
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::{Position, Square};
     use crate::search::Report;
+    use crate::tt::TtBound;
     use std::sync::Mutex;
 
     struct Collect(Mutex<Vec<Report>>);

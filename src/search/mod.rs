@@ -3,11 +3,15 @@
 
 mod control;
 mod correction;
+mod deepening;
 pub(crate) mod driver;
 mod history;
 pub mod limits;
+mod node;
+mod node_kind;
 pub mod params;
 mod picker;
+mod quiescence;
 pub mod report;
 pub(crate) mod score;
 mod see;

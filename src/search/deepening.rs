@@ -1,0 +1,316 @@
+//! One thread's iterative deepening: depth after depth, each MultiPV line in an aspiration
+//! window around its last score, the root's moves searched and sorted; the main thread
+//! reports and decides when to stop, helpers search until told to.
+
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use crate::board::Move;
+use crate::eval::wdl::MODEL;
+use crate::search::{Bound, Limits, Report, Reporter, Score, SearchInfo};
+use crate::tt::TtBound;
+
+use super::MAX_PLY;
+use super::driver::SearchSetup;
+use super::node_kind::Pv;
+use super::score::{DECISIVE, INFINITE, MATE, report, to_tt};
+use super::worker::{SearchContext, Worker};
+
+/// Reports every iteration for this long, then at most one per `REPORT_INTERVAL_MS`.
+const REPORT_ALL_MS: u64 = 1_000;
+const REPORT_INTERVAL_MS: u64 = 250;
+/// Aspiration fails are reported only in searches longer than this.
+const BOUND_REPORT_MS: u64 = 3_000;
+
+#[derive(Clone, Debug)]
+pub(super) struct RootMove {
+    pub(super) mv: Move,
+    /// Score in the iteration under way (`-INFINITE` when it has not beaten alpha).
+    pub(super) score: i32,
+    /// Score from the last completed iteration.
+    pub(super) prev_score: i32,
+    pub(super) pv: Vec<Move>,
+}
+
+/// One reported line: of a completed iteration, or a bound from a failed aspiration window.
+#[derive(Clone, Debug)]
+pub(super) struct Line {
+    pub(super) depth: i32,
+    pub(super) score: i32,
+    pub(super) bound: Bound,
+    pub(super) pv: Vec<Move>,
+}
+
+pub(super) fn info(ctx: &SearchContext, main: &Worker, index: usize, line: &Line) -> SearchInfo {
+    let nodes = ctx.total_nodes();
+    let ms = ctx.time.elapsed_ms();
+    let score = report(line.score);
+    SearchInfo {
+        depth: line.depth as u32,
+        seldepth: main.seldepth.max(line.depth as usize) as u32,
+        multipv: index as u32 + 1,
+        score,
+        bound: line.bound,
+        wdl: Some(match score {
+            Score::Cp(cp) => MODEL.permille(cp, ctx.root_material),
+            Score::Mate(m) if m > 0 => [1000, 0, 0],
+            Score::Mate(_) => [0, 0, 1000],
+        }),
+        nodes,
+        nps: nodes * 1000 / ms.max(1),
+        hashfull: ctx.tt.hashfull(),
+        time_ms: ms,
+        pv: line.pv.clone(),
+    }
+}
+
+/// The deepest iteration the limits allow.
+fn max_depth(limits: &Limits) -> i32 {
+    let deepest = MAX_PLY as i32 - 1;
+    if let Some(d) = limits.depth {
+        deepest.min(d.max(1) as i32)
+    } else if let Some(n) = limits.mate
+        && limits.clock.is_none()
+        && limits.movetime_ms.is_none()
+        && limits.nodes.is_none()
+        && !limits.infinite
+    {
+        // Mate search alone: give up once deep enough to have seen any mate in `n`.
+        deepest.min(2 * n.clamp(1, 60) as i32 + 10)
+    } else {
+        deepest
+    }
+}
+
+/// Iterative deepening on one thread. The main thread (with a reporter) reports and decides
+/// when to stop; helpers search until told to. Returns the lines of the last completed
+/// iteration (at least depth 1, which the main thread always completes).
+pub(super) fn iterate(
+    w: &mut Worker,
+    ctx: &SearchContext,
+    root: &mut [RootMove],
+    setup: &SearchSetup,
+    reporter: Option<&dyn Reporter>,
+) -> Vec<Line> {
+    let multipv = if reporter.is_some() {
+        setup.multipv.clamp(1, root.len())
+    } else {
+        1
+    };
+    let mut deepening = Deepening {
+        w,
+        ctx,
+        setup,
+        reporter,
+        last_report: 0,
+        instability: 0,
+    };
+    let mut lines: Vec<Line> = Vec::new();
+    let first_depth = 1 + (deepening.w.id as i32 & 1);
+    for depth in first_depth..=max_depth(&setup.limits) {
+        deepening.w.root_depth = depth;
+        for pv_idx in 0..multipv {
+            deepening.aspiration(root, depth, pv_idx);
+            if deepening.w.aborted {
+                break;
+            }
+        }
+        if deepening.w.aborted {
+            break;
+        }
+        lines = deepening.complete(root, depth, multipv, &lines);
+        if deepening.finished(root, &lines, depth) {
+            break;
+        }
+    }
+    let w = deepening.w;
+    ctx.node_counts[w.id].store(w.nodes, Ordering::Relaxed);
+    lines
+}
+
+/// One thread's iterative deepening under way.
+struct Deepening<'a, 'c> {
+    w: &'a mut Worker,
+    ctx: &'a SearchContext<'c>,
+    setup: &'a SearchSetup,
+    /// The main thread's; helpers have none.
+    reporter: Option<&'a dyn Reporter>,
+    /// When the last infos went out, ms into the search.
+    last_report: u64,
+    /// How often the best move changed lately, decaying: more time while it is high.
+    instability: i32,
+}
+
+impl Deepening<'_, '_> {
+    /// Searches line `pv_idx` at `depth` in a window around its last score, widening the window
+    /// on the side that failed until the score lands inside (or the search is aborted).
+    fn aspiration(&mut self, root: &mut [RootMove], depth: i32, pv_idx: usize) {
+        let p = &self.setup.params;
+        let prev = root[pv_idx].prev_score;
+        let mut delta = p.aspiration;
+        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < DECISIVE {
+            (prev - delta, prev + delta)
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let s = search_root(self.w, self.ctx, root, alpha, beta, depth, pv_idx);
+            if self.w.aborted {
+                return;
+            }
+            let bound = if s <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-INFINITE);
+                Bound::Upper
+            } else if s >= beta {
+                beta = (s + delta).min(INFINITE);
+                Bound::Lower
+            } else {
+                return;
+            };
+            self.report_bound(root, depth, pv_idx, s, bound);
+            delta += delta * p.aspiration_growth / 100;
+            if delta > p.aspiration_full {
+                (alpha, beta) = (-INFINITE, INFINITE);
+            }
+        }
+    }
+
+    /// Long searches show an aspiration fail so that a GUI sees the score moving.
+    fn report_bound(&mut self, root: &[RootMove], depth: i32, pv_idx: usize, s: i32, bound: Bound) {
+        let elapsed = self.ctx.time.elapsed_ms();
+        if let Some(reporter) = self.reporter
+            && elapsed >= BOUND_REPORT_MS
+            && elapsed >= self.last_report + REPORT_INTERVAL_MS
+        {
+            self.last_report = elapsed;
+            let line = Line {
+                depth,
+                score: s,
+                bound,
+                pv: root[pv_idx].pv.clone(),
+            };
+            reporter.report(Report::Info(info(self.ctx, self.w, pv_idx, &line)));
+        }
+    }
+
+    /// Closes a completed iteration: the lines in score order, the best move's stability
+    /// updated. Returns the iteration's lines.
+    fn complete(
+        &mut self,
+        root: &mut [RootMove],
+        depth: i32,
+        multipv: usize,
+        previous: &[Line],
+    ) -> Vec<Line> {
+        // Lines searched later may have outscored earlier ones (search instability).
+        root[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        self.w.abortable = true;
+        self.ctx.node_counts[self.w.id].store(self.w.nodes, Ordering::Relaxed);
+        let changed = previous.first().is_some_and(|l| l.pv[0] != root[0].mv);
+        let change = if changed {
+            self.setup.params.stability_change
+        } else {
+            0
+        };
+        self.instability = self.instability / 2 + change;
+        for rm in root.iter_mut() {
+            rm.prev_score = rm.score;
+        }
+        root[..multipv]
+            .iter()
+            .map(|rm| Line {
+                depth,
+                score: rm.score,
+                bound: Bound::Exact,
+                pv: rm.pv.clone(),
+            })
+            .collect()
+    }
+
+    /// The main thread, after a completed iteration: stores the root's result, reports the
+    /// lines (all of them early, then throttled) and says whether to stop: a mate asked for
+    /// is found, the only move is known, or the time manager's soft limit is reached.
+    fn finished(&mut self, root: &[RootMove], lines: &[Line], depth: i32) -> bool {
+        let Some(reporter) = self.reporter else {
+            return false;
+        };
+        let (ctx, p, limits) = (self.ctx, &self.setup.params, &self.setup.limits);
+        // The root's result, for the next search's move order and for `probe`.
+        ctx.tt.store(
+            self.w.pos.key(),
+            root[0].mv,
+            to_tt(root[0].score, 0),
+            self.w.evaluate(0),
+            depth,
+            TtBound::Exact,
+        );
+        let elapsed = ctx.time.elapsed_ms();
+        if elapsed < REPORT_ALL_MS || elapsed >= self.last_report + REPORT_INTERVAL_MS {
+            self.last_report = elapsed;
+            for (i, line) in lines.iter().enumerate() {
+                reporter.report(Report::Info(info(ctx, self.w, i, line)));
+            }
+        }
+        let best = lines[0].score;
+        let mate_found = limits
+            .mate
+            .is_some_and(|n| best > MATE - 2 * n.min(1000) as i32);
+        let only_move = root.len() == 1 && ctx.time.uses_clock();
+        let stability = (p.stability_base + self.instability).min(p.stability_max);
+        mate_found
+            || only_move
+            || ctx
+                .time
+                .soft_limit_reached(ctx.control, stability, Instant::now())
+    }
+}
+
+/// Searches the root moves from `pv_idx` on (the earlier ones are other MultiPV lines) and
+/// sorts them by score. Returns the best score, or a bound outside (alpha, beta).
+fn search_root(
+    w: &mut Worker,
+    ctx: &SearchContext,
+    root: &mut [RootMove],
+    mut alpha: i32,
+    beta: i32,
+    depth: i32,
+    pv_idx: usize,
+) -> i32 {
+    w.nodes += 1;
+    for rm in root[pv_idx..].iter_mut() {
+        rm.score = -INFINITE;
+    }
+    let mut best = -INFINITE;
+    for (i, rm) in root.iter_mut().enumerate().skip(pv_idx) {
+        let m = rm.mv;
+        let (undo, check) = w.make(ctx, m, 0);
+        let new_depth = depth - 1 + i32::from(check);
+        let score = if i == pv_idx {
+            -w.search::<Pv>(ctx, -beta, -alpha, new_depth, 1)
+        } else {
+            w.search_later::<Pv>(ctx, alpha, beta, new_depth, 0, 0)
+        };
+        w.unmake(m, undo);
+        if w.aborted {
+            return best;
+        }
+        if i == pv_idx || score > alpha {
+            rm.score = score;
+            rm.pv.clear();
+            rm.pv.push(m);
+            rm.pv.extend_from_slice(&w.pv[1][1..w.pv_len[1]]);
+            best = best.max(score);
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        } else {
+            rm.score = -INFINITE;
+        }
+    }
+    root[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+    best
+}

@@ -1,0 +1,558 @@
+//! The node function: one alpha-beta node of the principal variation search, step by step
+//! (the rules' verdicts, the table, the static evaluation, pruning before the moves, the
+//! singular-extension test, the move loop, the store). The node's kind is a type
+//! (`node_kind.rs`); quiescence is in `quiescence.rs`.
+
+use crate::board::Move;
+use crate::tt::{TtBound, TtEntry};
+
+use super::history::Before;
+use super::node_kind::{All, Cut, NodeKind, Pv};
+use super::params::Params;
+use super::picker::MovePicker;
+use super::score::{DECISIVE, INFINITE, from_tt, mate_in, mated_in, to_tt};
+use super::see::see_ge;
+use super::worker::{SearchContext, Worker};
+
+/// The score of a table entry if its bound settles the node's window.
+#[inline(always)]
+pub(super) fn tt_cutoff(e: TtEntry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = from_tt(e.score, ply);
+    let cut = match e.bound {
+        TtBound::Exact => true,
+        TtBound::Lower => s >= beta,
+        TtBound::Upper => s <= alpha,
+    };
+    cut.then_some(s)
+}
+
+/// What the best score of a searched node is worth: a lower bound on a cutoff, exact when a PV
+/// node raised alpha, else an upper bound.
+#[inline(always)]
+pub(super) fn result_bound(best: i32, beta: i32, exact: bool) -> TtBound {
+    if best >= beta {
+        TtBound::Lower
+    } else if exact {
+        TtBound::Exact
+    } else {
+        TtBound::Upper
+    }
+}
+
+/// The table's score where its bound makes it a better guess than the static evaluation.
+#[inline(always)]
+fn refined_eval(tte: Option<TtEntry>, in_check: bool, static_eval: i32, ply: usize) -> i32 {
+    match tte {
+        Some(e) if !in_check => {
+            let s = from_tt(e.score, ply);
+            match e.bound {
+                TtBound::Exact => s,
+                TtBound::Lower if s > static_eval => s,
+                TtBound::Upper if s < static_eval => s,
+                _ => static_eval,
+            }
+        }
+        _ => static_eval,
+    }
+}
+
+/// What a node's steps share once its table entry and static evaluation are known.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: i32,
+    ply: usize,
+    in_check: bool,
+    /// The evaluation as the table stores it (before correction).
+    raw_eval: i32,
+    /// The corrected static evaluation (`NO_EVAL` in check).
+    static_eval: i32,
+    /// Better than two plies ago.
+    improving: bool,
+    tt_move: Move,
+    /// The move a singular-extension test of this node leaves out (null otherwise).
+    excluded: Move,
+    /// The hash move is singular: it is searched a ply deeper.
+    singular: bool,
+}
+
+/// A node's pruning of moves near the leaves, set up once per node.
+struct Pruning {
+    /// A zero-window node out of check, shallow enough to prune quiet moves.
+    quiets: bool,
+    /// Late move pruning: quiet moves from this count on are not tried.
+    lmp_limit: usize,
+    /// Futility pruning: quiet moves are not tried once alpha is this high.
+    futility: i32,
+    /// History pruning: quiet moves with a history below this are not tried (`i32::MIN`: off).
+    history_floor: i32,
+    /// SEE pruning of captures is on.
+    see: bool,
+    /// Captures that lose more than this much material are not tried.
+    see_threshold: i32,
+}
+
+impl Pruning {
+    fn new<K: NodeKind>(p: &Params, node: &Node) -> Pruning {
+        let (depth, zero_window) = (node.depth, !K::PV && !node.in_check);
+        let lmp_limit = match depth <= p.lmp_depth {
+            true => (p.lmp_base + depth * depth) as usize / if node.improving { 1 } else { 2 },
+            false => usize::MAX,
+        };
+        Pruning {
+            quiets: zero_window && depth <= p.quiet_prune_depth,
+            lmp_limit,
+            futility: node.static_eval + p.futility_base + p.futility_per_ply * depth,
+            history_floor: match depth <= p.history_prune_depth {
+                true => -p.history_prune_per_ply * depth,
+                false => i32::MIN,
+            },
+            see: zero_window && depth <= p.see_prune_depth,
+            see_threshold: -p.see_capture_margin * depth,
+        }
+    }
+
+    /// Quiet moves may be pruned once one move is searched and no mate is being fended off.
+    #[inline(always)]
+    fn may_prune_quiets(&self, searched: usize, best: i32) -> bool {
+        self.quiets && searched > 0 && best > -DECISIVE
+    }
+
+    /// Late move and futility pruning of the node's quiet moves: once it holds it holds for the
+    /// rest of the node (searched, best and alpha only grow).
+    #[inline(always)]
+    fn quiets(&self, searched: usize, best: i32, alpha: i32) -> bool {
+        self.may_prune_quiets(searched, best)
+            && (searched >= self.lmp_limit || self.futility <= alpha)
+    }
+
+    /// History pruning of a quiet move that has failed again and again in this context.
+    #[inline(always)]
+    fn by_history(&self, searched: usize, best: i32, history: i32) -> bool {
+        self.may_prune_quiets(searched, best) && history < self.history_floor
+    }
+
+    /// SEE pruning of losing captures is allowed here.
+    #[inline(always)]
+    fn by_see(&self, searched: usize, best: i32) -> bool {
+        self.see && searched > 0 && best > -DECISIVE
+    }
+}
+
+/// What the singular-extension test found.
+enum Singular {
+    No,
+    /// The hash move is forced.
+    Extend,
+    /// The node's result (0 once the search is aborted).
+    Cut(i32),
+}
+
+impl Worker {
+    /// Alpha-beta search of a non-root node of kind `K` at `ply` (>= 1).
+    pub(super) fn search<K: NodeKind>(
+        &mut self,
+        ctx: &SearchContext,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if depth <= 0 {
+            return self.qsearch(ctx, alpha, beta, ply);
+        }
+        if self.visit(ctx, ply) {
+            return 0;
+        }
+        if let Some(v) = self.decided(ply) {
+            return v;
+        }
+        if ctx.move_limit > 0 && u32::from(self.pos.halfmove_clock()) >= ctx.move_limit {
+            return if self.pos.has_no_legal_move() {
+                mated_in(ply)
+            } else {
+                0
+            };
+        }
+        if let Some(v) = self.horizon(ply) {
+            return v;
+        }
+        // Mate distance pruning: no line from here beats a shorter mate already in reach.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // A search without one move must not meet (or leave) the table's verdict on the node.
+        let excluded = self.stack[ply].excluded;
+        let tte = if excluded.is_null() {
+            ctx.tt.probe(self.pos.key())
+        } else {
+            None
+        };
+        let tt_move = match tte {
+            Some(e) if self.pos.is_pseudo_legal(e.mv) => e.mv,
+            _ => Move::NULL,
+        };
+        if !K::PV
+            && let Some(e) = tte
+            && e.depth >= depth
+            && let Some(s) = tt_cutoff(e, ply, alpha, beta)
+        {
+            return s;
+        }
+
+        let in_check = self.stack[ply].in_check;
+        let (raw_eval, static_eval) = self.static_evals(tte, in_check, ply);
+        let eval = refined_eval(tte, in_check, static_eval, ply);
+        self.stack[ply].static_eval = static_eval;
+        let mut node = Node {
+            depth,
+            ply,
+            in_check,
+            raw_eval,
+            static_eval,
+            improving: !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval,
+            tt_move,
+            excluded,
+            singular: false,
+        };
+        if let Some(v) = self.prune_early::<K>(ctx, &node, eval, beta) {
+            return v;
+        }
+        // Internal iterative reduction: without a hash move this node was never searched well.
+        if tt_move.is_null() && excluded.is_null() && depth >= self.params.iir_depth {
+            node.depth -= 1;
+        }
+        match self.singular::<K>(ctx, &node, tte, beta) {
+            Singular::Cut(v) => return v,
+            found => node.singular = matches!(found, Singular::Extend),
+        }
+        let Some((best, best_move, searched)) = self.search_moves::<K>(ctx, &node, alpha, beta)
+        else {
+            return 0;
+        };
+        if searched == 0 {
+            // No legal move: mated or stalemated, a loss either way. (Without the excluded move
+            // there may simply be nothing else.)
+            return if excluded.is_null() {
+                mated_in(ply)
+            } else {
+                alpha
+            };
+        }
+        if excluded.is_null() {
+            self.store(
+                ctx,
+                &node,
+                best,
+                best_move,
+                result_bound(best, beta, K::PV && !best_move.is_null()),
+            );
+        }
+        best
+    }
+
+    /// Reverse futility and null-move pruning of a zero-window node: its result without
+    /// searching its moves, when its evaluation (or passing) stays above beta.
+    fn prune_early<K: NodeKind>(
+        &mut self,
+        ctx: &SearchContext,
+        node: &Node,
+        eval: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        // Not when beta is a mated score: a static guess must not stand in for "not mated".
+        if K::PV
+            || node.in_check
+            || !node.excluded.is_null()
+            || eval.abs() >= DECISIVE
+            || beta <= -DECISIVE
+        {
+            return None;
+        }
+        let p = &self.params;
+        // Reverse futility: far enough above beta that a quiet move will not drop below it.
+        if node.depth <= p.rfp_depth
+            && eval - p.rfp_margin * (node.depth - i32::from(node.improving)) >= beta
+        {
+            return Some(eval);
+        }
+        if node.depth >= 2 && eval >= beta && self.null_allowed(node.ply) && self.can_pass() {
+            return self.null_move::<K>(ctx, node, eval, beta);
+        }
+        None
+    }
+
+    /// A null move here: not right after another, nor in the verification of one.
+    #[inline(always)]
+    fn null_allowed(&self, ply: usize) -> bool {
+        !self.stack[ply - 1].mv.is_null() && !self.stack[ply].verifying_null
+    }
+
+    /// Null move: if passing still fails high, a real move would too.
+    fn null_move<K: NodeKind>(
+        &mut self,
+        ctx: &SearchContext,
+        node: &Node,
+        eval: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let p = &self.params;
+        let (depth, ply) = (node.depth, node.ply);
+        let r = p.nmp_base
+            + depth / p.nmp_depth_divisor
+            + ((eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
+        let verify_depth = p.nmp_verify_depth;
+        let undo = self.make_null(ply);
+        let v = -self.search::<K::Child>(ctx, -beta, -beta + 1, depth - 1 - r, ply + 1);
+        self.unmake_null(undo);
+        if self.aborted {
+            return Some(0);
+        }
+        if v < beta {
+            return None;
+        }
+        let v = if v >= DECISIVE { beta } else { v };
+        // Deep nodes verify with a normal reduced search (zugzwang).
+        if depth < verify_depth {
+            return Some(v);
+        }
+        self.stack[ply].verifying_null = true;
+        let verified = self.search::<All>(ctx, beta - 1, beta, depth - r, ply) >= beta;
+        self.stack[ply].verifying_null = false;
+        verified.then_some(v)
+    }
+
+    /// Singular extension: if every other move falls well short of the hash move's score,
+    /// the hash move is forced and searched deeper. If even the others reach beta, cut.
+    fn singular<K: NodeKind>(
+        &mut self,
+        ctx: &SearchContext,
+        node: &Node,
+        tte: Option<TtEntry>,
+        beta: i32,
+    ) -> Singular {
+        let Some(e) = tte else {
+            return Singular::No;
+        };
+        let (depth, ply) = (node.depth, node.ply);
+        let score = from_tt(e.score, ply);
+        if depth < self.params.singular_depth
+            || e.mv != node.tt_move
+            || node.tt_move.is_null()
+            || e.depth < depth - 3
+            || e.bound == TtBound::Upper
+            || score.abs() >= DECISIVE
+            || ply as i32 >= 2 * self.root_depth
+        {
+            return Singular::No;
+        }
+        let singular_beta = score - self.params.singular_margin * depth;
+        self.stack[ply].excluded = node.tt_move;
+        let v = self.search::<K::ZeroWindow>(
+            ctx,
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+        );
+        self.stack[ply].excluded = Move::NULL;
+        if self.aborted {
+            Singular::Cut(0)
+        } else if v < singular_beta {
+            Singular::Extend
+        } else if singular_beta >= beta {
+            Singular::Cut(singular_beta)
+        } else {
+            Singular::No
+        }
+    }
+
+    /// The move loop: the node's moves best first, the hopeless ones near the leaves pruned.
+    /// Returns the best score, its move (null when none raised alpha) and how many moves were
+    /// searched; `None` once the search is aborted.
+    fn search_moves<K: NodeKind>(
+        &mut self,
+        ctx: &SearchContext,
+        node: &Node,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(i32, Move, usize)> {
+        let p = &self.params;
+        let (depth, ply, in_check) = (node.depth, node.ply, node.in_check);
+        let prev = self.stack[ply - 1].mv;
+        let killers = self.hist.killers(ply);
+        let counter = self.hist.counter(&self.pos, prev);
+        let cont_rows = self.cont_rows(ply);
+        let mut picker = MovePicker::new(node.tt_move, false, killers, counter, cont_rows);
+        let mut best = -INFINITE;
+        let mut best_move = Move::NULL;
+        let mut searched = 0usize;
+        let mut quiets = [Move::NULL; 64];
+        let mut quiet_count = 0;
+        let pruning = Pruning::new::<K>(p, node);
+        let (lmr_depth, bonus) = (
+            p.lmr_depth,
+            (p.history_bonus_per_ply * depth - p.history_bonus_offset).min(p.history_bonus_max),
+        );
+        while let Some(m) = picker.next(&self.pos, &self.hist) {
+            if m == node.excluded {
+                continue;
+            }
+            let capture = self.pos.is_capture(m);
+            // Decided before the move is played (or even tested for legality): only a check
+            // saves a quiet move from pruning, and asking that costs less than playing it.
+            if !capture && pruning.quiets(searched, best, alpha) && !self.pos.gives_check(m) {
+                continue;
+            }
+            let quiet_killer = m == killers[0] || m == killers[1];
+            let history = if capture {
+                0
+            } else {
+                self.hist.quiet(&self.pos, m, cont_rows)
+            };
+            // History pruning: near the leaves, quiet moves that have failed again and again
+            // in this context are not tried (checks and killers excepted). Decided before the
+            // legality test, like the pruning above.
+            if !capture
+                && !quiet_killer
+                && pruning.by_history(searched, best, history)
+                && !self.pos.gives_check(m)
+            {
+                continue;
+            }
+            if !self.pos.is_legal_pseudo(m, in_check) {
+                continue;
+            }
+            // SEE pruning: near the leaves, captures that lose much material are not tried.
+            if capture
+                && pruning.by_see(searched, best)
+                && !see_ge(&self.pos, m, pruning.see_threshold)
+            {
+                continue;
+            }
+            let (undo, gives_check) = self.make(ctx, m, ply);
+            let extension = i32::from(
+                (gives_check || (node.singular && m == node.tt_move))
+                    && (ply as i32) < 2 * self.root_depth,
+            );
+            let new_depth = depth - 1 + extension;
+            let score = if searched == 0 {
+                -self.search::<K::FirstChild>(ctx, -beta, -alpha, new_depth, ply + 1)
+            } else {
+                let r = if depth >= lmr_depth && !capture && !in_check && !gives_check {
+                    self.reduction::<K>(node, searched, quiet_killer, history, new_depth)
+                } else {
+                    0
+                };
+                self.search_later::<K>(ctx, alpha, beta, new_depth, r, ply)
+            };
+            self.unmake(m, undo);
+            if self.aborted {
+                return None;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        if !capture {
+                            let before = Before {
+                                prev,
+                                rows: cont_rows,
+                            };
+                            let failed = &quiets[..quiet_count];
+                            self.hist.reward(&self.pos, ply, before, m, failed, bonus);
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if !capture && quiet_count < quiets.len() {
+                quiets[quiet_count] = m;
+                quiet_count += 1;
+            }
+            if pruning.quiets(searched, best, alpha) {
+                picker.skip_quiets_without_check();
+            }
+        }
+        Some((best, best_move, searched))
+    }
+
+    /// Late move reduction of a later quiet move: plies less than `new_depth`.
+    #[inline(always)]
+    fn reduction<K: NodeKind>(
+        &self,
+        node: &Node,
+        searched: usize,
+        quiet_killer: bool,
+        history: i32,
+        new_depth: i32,
+    ) -> i32 {
+        let mut r = i32::from(self.lmr[node.depth.min(63) as usize][searched.min(63)]);
+        r -= i32::from(K::PV) + i32::from(quiet_killer);
+        r += i32::from(!node.improving);
+        // Expected cut nodes fail high on an early move or not at all.
+        r += i32::from(K::CUT);
+        // Moves that have often refuted siblings are reduced less, failures more.
+        r -= history / self.params.history_lmr_divisor;
+        r.clamp(0, new_depth - 1)
+    }
+
+    /// The search of a later move, made at `ply`: a zero window at `new_depth - r`, again at
+    /// full depth when a reduced search beat alpha, then (PV nodes) the full window when the
+    /// score lands inside it. The root searches its later moves the same way, unreduced.
+    pub(super) fn search_later<K: NodeKind>(
+        &mut self,
+        ctx: &SearchContext,
+        alpha: i32,
+        beta: i32,
+        new_depth: i32,
+        r: i32,
+        ply: usize,
+    ) -> i32 {
+        let mut s = -self.search::<Cut>(ctx, -alpha - 1, -alpha, new_depth - r, ply + 1);
+        if s > alpha && r > 0 {
+            s = -self.search::<K::Child>(ctx, -alpha - 1, -alpha, new_depth, ply + 1);
+        }
+        if K::PV && s > alpha && s < beta {
+            s = -self.search::<Pv>(ctx, -beta, -alpha, new_depth, ply + 1);
+        }
+        s
+    }
+
+    /// Stores the node's result, first teaching the correction history by how much the static
+    /// evaluation of a quiet position erred.
+    fn store(
+        &mut self,
+        ctx: &SearchContext,
+        node: &Node,
+        best: i32,
+        best_move: Move,
+        bound: TtBound,
+    ) {
+        if !node.in_check
+            && (best_move.is_null() || !self.pos.is_capture(best_move))
+            && best.abs() < DECISIVE
+            && !(bound == TtBound::Lower && best <= node.static_eval)
+            && !(bound == TtBound::Upper && best >= node.static_eval)
+        {
+            self.corr
+                .update(&self.pos, node.depth, best, node.static_eval);
+        }
+        let score = to_tt(best, node.ply);
+        ctx.tt.store(
+            self.pos.key(),
+            best_move,
+            score,
+            node.raw_eval,
+            node.depth,
+            bound,
+        );
+    }
+}

@@ -1,0 +1,50 @@
+//! The kinds of node the search tells apart, as types: each kind is its own compiled copy of the
+//! node function, and a child's kind follows from its parent's at compile time.
+
+/// What a node is expected to be.
+pub(crate) trait NodeKind {
+    /// On the principal variation: searched with an open window (every other kind has a zero
+    /// window).
+    const PV: bool;
+    /// A zero-window node expected to fail high.
+    const CUT: bool;
+    /// The kind of the first move's child.
+    type FirstChild: NodeKind;
+    /// The kind of a later move's child searched at full depth with a zero window, and of the
+    /// null move's child: a fail-high node's children are expected to fail low and the other
+    /// way round.
+    type Child: NodeKind;
+    /// This node searched again with a zero window (the singular-extension test).
+    type ZeroWindow: NodeKind;
+}
+
+/// A node of the principal variation.
+pub(crate) struct Pv;
+/// A zero-window node expected to fail high.
+pub(crate) struct Cut;
+/// A zero-window node expected to fail low.
+pub(crate) struct All;
+
+impl NodeKind for Pv {
+    const PV: bool = true;
+    const CUT: bool = false;
+    type FirstChild = Pv;
+    type Child = Cut;
+    type ZeroWindow = All;
+}
+
+impl NodeKind for Cut {
+    const PV: bool = false;
+    const CUT: bool = true;
+    type FirstChild = All;
+    type Child = All;
+    type ZeroWindow = Cut;
+}
+
+impl NodeKind for All {
+    const PV: bool = false;
+    const CUT: bool = false;
+    type FirstChild = Cut;
+    type Child = Cut;
+    type ZeroWindow = All;
+}

@@ -1,0 +1,99 @@
+//! Quiescence search: captures only (all evasions when in check) below the main search's
+//! horizon, standing pat on the static evaluation.
+
+use crate::board::Move;
+use crate::eval::piece_value;
+
+use super::node::{result_bound, tt_cutoff};
+use super::picker::MovePicker;
+use super::score::{INFINITE, mated_in, to_tt};
+use super::worker::{SearchContext, Worker};
+
+impl Worker {
+    /// Quiescence search: captures only, or every evasion when in check.
+    pub(super) fn qsearch(
+        &mut self,
+        ctx: &SearchContext,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.visit(ctx, ply) {
+            return 0;
+        }
+        if let Some(v) = self.decided(ply).or_else(|| self.horizon(ply)) {
+            return v;
+        }
+        let in_check = self.stack[ply].in_check;
+        let pv_node = beta - alpha > 1;
+        let key = self.pos.key();
+        let tte = ctx.tt.probe(key);
+        let mut tt_move = Move::NULL;
+        if let Some(e) = tte {
+            if self.pos.is_pseudo_legal(e.mv) && (in_check || self.pos.is_capture(e.mv)) {
+                tt_move = e.mv;
+            }
+            if !pv_node && let Some(s) = tt_cutoff(e, ply, alpha, beta) {
+                return s;
+            }
+        }
+        let (raw_eval, static_eval) = self.static_evals(tte, in_check, ply);
+        let mut best;
+        if in_check {
+            best = -INFINITE;
+        } else {
+            best = static_eval;
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let killers = if in_check {
+            self.hist.killers(ply)
+        } else {
+            [Move::NULL; 2]
+        };
+        let cont_rows = self.cont_rows(ply);
+        let mut picker = MovePicker::new(tt_move, !in_check, killers, Move::NULL, cont_rows);
+        let mut best_move = Move::NULL;
+        let mut any_legal = false;
+        while let Some(m) = picker.next(&self.pos, &self.hist) {
+            if !self.pos.is_legal_pseudo(m, in_check) {
+                continue;
+            }
+            any_legal = true;
+            if !in_check {
+                // Delta pruning: even winning this piece for free would not reach alpha.
+                let gain = piece_value(self.pos.piece_at(m.to()).kind());
+                if static_eval + gain + self.params.delta_margin <= alpha {
+                    continue;
+                }
+            }
+            let (undo, _) = self.make(ctx, m, ply);
+            let score = -self.qsearch(ctx, -beta, -alpha, ply + 1);
+            self.unmake(m, undo);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && !any_legal {
+            return mated_in(ply);
+        }
+        let bound = result_bound(best, beta, pv_node && !best_move.is_null());
+        ctx.tt
+            .store(key, best_move, to_tt(best, ply), raw_eval, 0, bound);
+        best
+    }
+}
