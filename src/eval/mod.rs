@@ -3,6 +3,7 @@
 //! heavy pieces left, then scaled toward a draw for balances theory holds drawn (`endgame`).
 
 pub mod endgame;
+pub mod fade;
 pub mod nnue;
 pub mod terms;
 pub mod wdl;

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::board::{Color, Move, PieceType, Position, Undo};
+use crate::eval::fade::Fade;
 use crate::eval::nnue::accumulator::Accumulator;
 use crate::eval::nnue::network::Network;
 use crate::eval::nnue::simd::Kernel;
@@ -110,9 +111,8 @@ pub struct Worker {
     /// Whether this search may be aborted yet (the main thread first completes depth 1).
     pub(super) abortable: bool,
     pub(super) root_depth: i32,
-    /// Plies without capture at which the evaluation has faded to nothing (twice the move
-    /// limit), 0 when the game has no move limit.
-    fade_plies: i32,
+    /// The move-limit fading of the evaluation.
+    fade: Fade,
     /// A strength-limited search's evaluation noise.
     noise: Noise,
 }
@@ -150,7 +150,7 @@ impl Worker {
             aborted: false,
             abortable: true,
             root_depth: 0,
-            fade_plies: 0,
+            fade: Fade::default(),
             noise: Noise::default(),
         })
     }
@@ -159,7 +159,7 @@ impl Worker {
     /// evaluation noise.
     pub fn prepare(&mut self, setup: &SearchSetup) {
         let game = &setup.game;
-        self.fade_plies = 2 * setup.move_limit.min(u32::from(u16::MAX)) as i32;
+        self.fade = Fade::for_move_limit(setup.move_limit);
         self.noise = setup.noise;
         if setup.params != self.params {
             self.params = setup.params;
@@ -247,8 +247,8 @@ impl Worker {
         })
     }
 
-    /// The static evaluation, faded as the plies without capture near the move limit: a lead
-    /// that makes no progress is worth less than one that does.
+    /// The static evaluation (the net's or the hand-written one), with a strength-limited
+    /// search's noise, faded under the move limit (`eval::fade`).
     #[inline(always)]
     pub(super) fn evaluate(&self, ply: usize) -> i32 {
         let v = match self.net.as_deref() {
@@ -260,11 +260,7 @@ impl Worker {
         } else {
             v + noise(self.pos.key(), self.noise.seed, self.noise.size)
         };
-        if self.fade_plies == 0 {
-            return v;
-        }
-        let left = (self.fade_plies - i32::from(self.pos.halfmove_clock())).max(0);
-        v * left / self.fade_plies
+        self.fade.apply(v, self.pos.halfmove_clock())
     }
 
     /// The static evaluation (the table's when it has one) and the same moved by what the
