@@ -48,3 +48,27 @@ impl NodeKind for All {
     type Child = Cut;
     type ZeroWindow = All;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (PV, CUT) of a kind.
+    fn flags<K: NodeKind>() -> (bool, bool) {
+        (K::PV, K::CUT)
+    }
+
+    #[test]
+    fn children_alternate_between_cut_and_all_below_the_principal_variation() {
+        let (pv, cut, all) = ((true, false), (false, true), (false, false));
+        assert_eq!(flags::<<Pv as NodeKind>::FirstChild>(), pv);
+        assert_eq!(flags::<<Pv as NodeKind>::Child>(), cut);
+        assert_eq!(flags::<<Pv as NodeKind>::ZeroWindow>(), all);
+        assert_eq!(flags::<<Cut as NodeKind>::FirstChild>(), all);
+        assert_eq!(flags::<<Cut as NodeKind>::Child>(), all);
+        assert_eq!(flags::<<Cut as NodeKind>::ZeroWindow>(), cut);
+        assert_eq!(flags::<<All as NodeKind>::FirstChild>(), cut);
+        assert_eq!(flags::<<All as NodeKind>::Child>(), cut);
+        assert_eq!(flags::<<All as NodeKind>::ZeroWindow>(), all);
+    }
+}
