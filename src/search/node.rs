@@ -94,17 +94,19 @@ struct Pruning {
 impl Pruning {
     fn new<K: NodeKind>(p: &Params, node: &Node) -> Pruning {
         let (depth, zero_window) = (node.depth, !K::PV && !node.in_check);
-        let lmp_limit = match depth <= p.lmp_depth {
-            true => (p.lmp_base + depth * depth) as usize / if node.improving { 1 } else { 2 },
-            false => usize::MAX,
+        let lmp_limit = if depth <= p.lmp_depth {
+            (p.lmp_base + depth * depth) as usize / if node.improving { 1 } else { 2 }
+        } else {
+            usize::MAX
         };
         Pruning {
             quiets: zero_window && depth <= p.quiet_prune_depth,
             lmp_limit,
             futility: node.static_eval + p.futility_base + p.futility_per_ply * depth,
-            history_floor: match depth <= p.history_prune_depth {
-                true => -p.history_prune_per_ply * depth,
-                false => i32::MIN,
+            history_floor: if depth <= p.history_prune_depth {
+                -p.history_prune_per_ply * depth
+            } else {
+                i32::MIN
             },
             see: zero_window && depth <= p.see_prune_depth,
             see_threshold: -p.see_capture_margin * depth,

@@ -3,6 +3,7 @@
 //! colours and opening of every round), and only the rest are played. A last record cut off
 //! while it was written is dropped and played again.
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use crate::board::Position;
@@ -78,6 +79,7 @@ pub fn read_played<'a>(
         return Err(format!("{where_}: {p}"));
     }
     let mut games: Vec<PlayedGame> = Vec::with_capacity(records.len());
+    let mut seen = HashSet::new();
     for (i, g) in records.iter().enumerate() {
         let n = i + 1;
         let tag = |name| {
@@ -112,7 +114,7 @@ pub fn read_played<'a>(
                 want.2
             ));
         }
-        if games.iter().any(|p| p.round == round) {
+        if !seen.insert(round) {
             return Err(format!("{where_}: round {round} is there twice"));
         }
         games.push(PlayedGame {

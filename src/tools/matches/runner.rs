@@ -2,7 +2,7 @@
 //! plays them on worker threads that each keep their own engine processes (restarted after a
 //! crash or hang), and gathers results, statistics, PGN and the SPRT verdict in one place.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -249,9 +249,10 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchResult, String> {
     }
     result.sprt = MatchResult::sprt_state(config.sprt, &result.pairings);
     let decided = matches!(result.sprt, Some((_, d)) if d != SprtDecision::Continue);
+    let done: HashSet<u32> = played.iter().map(|g| g.round).collect();
     let jobs: Vec<Job> = jobs
         .into_iter()
-        .filter(|j| !played.iter().any(|g| g.round == j.round))
+        .filter(|j| !done.contains(&j.round))
         .collect();
     progress.update(&result, config.sprt);
     let next = AtomicUsize::new(0);
