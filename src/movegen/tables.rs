@@ -128,20 +128,24 @@ const fn build_horse() -> [Steps; 90] {
     t
 }
 
-/// For a target square: the squares a horse could attack it from, each with its leg square.
-const fn build_horse_attackers() -> [Steps; 90] {
-    let horse = build_horse();
+/// The same steps seen from their targets: for each point, the points a piece moving by
+/// `steps` could reach it from, each with the point that must then be empty. They come slot by
+/// slot (all first steps, then all second ones...), so a pawn in front of a point comes before
+/// those beside it (exchange evaluation takes the first attacker it finds).
+const fn invert(steps: &[Steps; 90]) -> [Steps; 90] {
     let mut t = [Steps::EMPTY; 90];
-    let mut from = 0;
-    while from < 90 {
-        let st = horse[from];
-        let mut i = 0;
-        while i < st.len as usize {
-            let to = st.to[i] as usize;
-            t[to] = t[to].push(from as i32, st.block[i] as i32);
-            i += 1;
+    let mut slot = 0;
+    while slot < 8 {
+        let mut from = 0;
+        while from < 90 {
+            let st = steps[from];
+            if slot < st.len as usize {
+                let to = st.to[slot] as usize;
+                t[to] = t[to].push(from as i32, st.block[slot] as i32);
+            }
+            from += 1;
         }
-        from += 1;
+        slot += 1;
     }
     t
 }
@@ -173,8 +177,13 @@ pub static KING_STEPS: [Steps; 90] = build_palace_steps(ORTHO);
 pub static ADVISOR_STEPS: [Steps; 90] = build_palace_steps(DIAG);
 pub static ELEPHANT_STEPS: [Steps; 90] = build_elephant();
 pub static HORSE_STEPS: [Steps; 90] = build_horse();
-pub static HORSE_ATTACKERS: [Steps; 90] = build_horse_attackers();
+/// For a target point: the points a horse could attack it from, each with its leg.
+pub static HORSE_ATTACKERS: [Steps; 90] = invert(&build_horse());
 pub static PAWN_STEPS: [[Steps; 90]; 2] = [build_pawn(true), build_pawn(false)];
+/// For a target point: the points a pawn of each colour could attack it from. (King, advisor
+/// and elephant steps are their own inverses: the same tables serve.)
+pub static PAWN_ATTACKERS: [[Steps; 90]; 2] =
+    [invert(&build_pawn(true)), invert(&build_pawn(false))];
 
 /// Slider view along one line (a rank or a file) from one point, for one occupancy.
 /// `empty` holds the reachable empty points as a bitmask of line indices; `lo1..lo3` and
@@ -303,6 +312,58 @@ mod tests {
         assert_eq!(pawn_steps(Color::Red, Square::new(4, 5)).len, 3);
         assert_eq!(pawn_steps(Color::Black, Square::new(4, 4)).len, 3);
         assert_eq!(pawn_steps(Color::Red, Square::new(4, 9)).len, 2);
+    }
+
+    fn pairs(st: &Steps) -> Vec<(u8, u8)> {
+        (0..st.len as usize)
+            .map(|i| (st.to[i], st.block[i]))
+            .collect()
+    }
+
+    /// Exchange evaluation reads king, advisor and elephant steps as their own attackers: a
+    /// step and its reverse must have the same block point.
+    #[test]
+    fn symmetric_steps_are_their_own_inverses() {
+        for t in [&KING_STEPS, &ADVISOR_STEPS, &ELEPHANT_STEPS] {
+            let inv = invert(t);
+            for s in 0..90 {
+                let mut a = pairs(&t[s]);
+                let mut b = pairs(&inv[s]);
+                a.sort_unstable();
+                b.sort_unstable();
+                assert_eq!(a, b, "point {s}");
+            }
+        }
+    }
+
+    /// `inv` holds exactly the steps of `forward`, seen from their targets.
+    fn assert_inverse(forward: &[Steps; 90], inv: &[Steps; 90]) {
+        for (from, steps) in forward.iter().enumerate() {
+            for (to, block) in steps.iter() {
+                let back = (Square::from_index(from), block);
+                assert!(inv[to.index()].iter().any(|s| s == back), "{from} to {to}");
+            }
+        }
+        let count = |t: &[Steps; 90]| t.iter().map(|s| s.len as usize).sum::<usize>();
+        assert_eq!(count(forward), count(inv));
+    }
+
+    /// The pawn and horse attacker tables invert the step tables, and a pawn in front of a
+    /// point comes first.
+    #[test]
+    fn attackers_invert_the_steps() {
+        assert_inverse(&HORSE_STEPS, &HORSE_ATTACKERS);
+        assert_inverse(&PAWN_STEPS[0], &PAWN_ATTACKERS[0]);
+        assert_inverse(&PAWN_STEPS[1], &PAWN_ATTACKERS[1]);
+        // A Red pawn below the point, then the crossed ones beside it; a Black one above.
+        let e6 = Square::new(4, 6).index();
+        let red: Vec<Square> = PAWN_ATTACKERS[0][e6].iter().map(|(f, _)| f).collect();
+        assert_eq!(red.len(), 3);
+        assert_eq!(red[0], Square::new(4, 5));
+        let e3 = Square::new(4, 3).index();
+        let black: Vec<Square> = PAWN_ATTACKERS[1][e3].iter().map(|(f, _)| f).collect();
+        assert_eq!(black.len(), 3);
+        assert_eq!(black[0], Square::new(4, 4));
     }
 
     #[test]

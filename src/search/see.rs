@@ -5,7 +5,11 @@
 
 use crate::board::{Bitboard, Color, Move, Piece, PieceType, Position, Square, bit};
 use crate::eval::weights::SEE_VALUE;
-use crate::movegen::tables::{FILE_LINES, Line, RANK_LINES};
+use crate::movegen::attacks::LINES_THROUGH;
+use crate::movegen::tables::{
+    ADVISOR_STEPS, ELEPHANT_STEPS, FILE_LINES, HORSE_ATTACKERS, KING_STEPS, Line, PAWN_ATTACKERS,
+    RANK_LINES, Steps,
+};
 
 /// `SEE_VALUE` by piece code (0 for an empty point), saving the code-to-kind division.
 const VALUE_OF_CODE: [i32; Piece::CODES] = {
@@ -47,99 +51,46 @@ const _: () = {
     }
 };
 
-/// Offsets (in square indices) from a target to the points attackers of one kind strike from,
-/// in the order that settles ties between two such attackers, and for blockable pieces the
-/// offsets of the point that must be empty (elephant eye, horse leg).
-const RED_PAWN_FROM: [i32; 3] = [-9, -1, 1];
-const BLACK_PAWN_FROM: [i32; 3] = [9, -1, 1];
-const ADVISOR_FROM: [i32; 4] = [10, -8, 8, -10];
-const KING_FROM: [i32; 4] = [1, -1, 9, -9];
-const ELEPHANT_FROM: [i32; 4] = [20, -16, 16, -20];
-const ELEPHANT_EYES: [i32; 4] = [10, -8, 8, -10];
-const HORSE_FROM: [i32; 8] = [-19, -11, 7, 17, 19, 11, -7, -17];
-const HORSE_LEGS: [i32; 8] = [-10, -10, 8, 8, 10, 10, -8, -8];
-
-/// For one target: the points from which a piece of each short-range kind could attack it
-/// (board edges, palaces and the river applied), and its rank and file.
-#[derive(Clone, Copy)]
+/// For one target: the points from which a piece of each short-range kind could attack it, by
+/// the move generator's tables. A king, advisor or elephant only ever stands on its own side,
+/// so one mask serves both colours.
 struct Reach {
     pawn: [Bitboard; 2],
-    advisor: [Bitboard; 2],
-    king: [Bitboard; 2],
-    elephant: [Bitboard; 2],
+    advisor: Bitboard,
+    king: Bitboard,
+    elephant: Bitboard,
     horse: Bitboard,
-    lines: Bitboard,
 }
 
-/// The points at (file, rank) offsets `offsets` from (`f`, `r`) that are on the board.
-const fn offsets_mask(f: i32, r: i32, offsets: &[(i32, i32)]) -> Bitboard {
+const fn mask(steps: &Steps) -> Bitboard {
     let mut m = 0;
     let mut i = 0;
-    while i < offsets.len() {
-        let (nf, nr) = (f + offsets[i].0, r + offsets[i].1);
-        if nf >= 0 && nf < 9 && nr >= 0 && nr < 10 {
-            m |= 1u128 << (nr * 9 + nf);
-        }
+    while i < steps.len as usize {
+        m |= 1u128 << steps.to[i];
         i += 1;
     }
     m
 }
 
-const REACH: [Reach; Square::COUNT] = {
-    let mut t = [Reach {
-        pawn: [0; 2],
-        advisor: [0; 2],
-        king: [0; 2],
-        elephant: [0; 2],
-        horse: 0,
-        lines: 0,
+static REACH: [Reach; Square::COUNT] = {
+    let mut t = [const {
+        Reach {
+            pawn: [0; 2],
+            advisor: 0,
+            king: 0,
+            elephant: 0,
+            horse: 0,
+        }
     }; Square::COUNT];
     let mut i = 0;
     while i < Square::COUNT {
-        let (f, r) = ((i % 9) as i32, (i / 9) as i32);
-        let palace_file = f >= 3 && f <= 5;
-        // Index 0 Red, 1 Black: Red's half is ranks 0-4, its palace ranks 0-2.
-        let mut c = 0;
-        while c < 2 {
-            let red = c == 0;
-            let own_half = if red { r <= 4 } else { r >= 5 };
-            let palace = palace_file && if red { r <= 2 } else { r >= 7 };
-            let fwd = if red { -1 } else { 1 };
-            t[i].pawn[c] = if own_half {
-                offsets_mask(f, r, &[(0, fwd)])
-            } else {
-                offsets_mask(f, r, &[(0, fwd), (-1, 0), (1, 0)])
-            };
-            if palace {
-                t[i].advisor[c] = offsets_mask(f, r, &[(1, 1), (1, -1), (-1, 1), (-1, -1)]);
-                t[i].king[c] = offsets_mask(f, r, &[(1, 0), (-1, 0), (0, 1), (0, -1)]);
-            }
-            if own_half {
-                t[i].elephant[c] = offsets_mask(f, r, &[(2, 2), (2, -2), (-2, 2), (-2, -2)]);
-            }
-            c += 1;
-        }
-        t[i].horse = offsets_mask(
-            f,
-            r,
-            &[
-                (-1, -2),
-                (-2, -1),
-                (-2, 1),
-                (-1, 2),
-                (1, 2),
-                (2, 1),
-                (2, -1),
-                (1, -2),
-            ],
-        );
-        let mut j = 0;
-        while j < Square::COUNT {
-            if (j % 9) as i32 == f || (j / 9) as i32 == r {
-                t[i].lines |= 1u128 << j;
-            }
-            j += 1;
-        }
+        t[i] = Reach {
+            pawn: [mask(&PAWN_ATTACKERS[0][i]), mask(&PAWN_ATTACKERS[1][i])],
+            advisor: mask(&ADVISOR_STEPS[i]),
+            king: mask(&KING_STEPS[i]),
+            elephant: mask(&ELEPHANT_STEPS[i]),
+            horse: mask(&HORSE_ATTACKERS[i]),
+        };
         i += 1;
     }
     t
@@ -182,32 +133,33 @@ impl<'a> Exchange<'a> {
         }
     }
 
-    /// The first of the points `from` (offsets from the target) that is in `candidates` and,
-    /// where `blocks` are given, whose block point is empty.
+    /// The first point of `steps` (towards the target) that is in `candidates` and, for a
+    /// `blockable` piece, whose block point is empty.
     #[inline(always)]
-    fn first(&self, candidates: Bitboard, from: &[i32], blocks: &[i32]) -> Option<Square> {
+    fn first(&self, candidates: Bitboard, steps: &Steps, blockable: bool) -> Option<Square> {
         if candidates == 0 {
             None
-        } else if blocks.is_empty() && candidates & (candidates - 1) == 0 {
+        } else if !blockable && candidates & (candidates - 1) == 0 {
             Some(Square::from_index(candidates.trailing_zeros() as usize))
         } else {
-            self.first_in_order(candidates, from, blocks)
+            self.first_in_order(candidates, steps, blockable)
         }
     }
 
-    /// `first` when more than one point must be looked at (kept out of line: inlined, its
-    /// per-offset masks get computed up front on every call).
+    /// `first` when more than one point must be looked at (kept out of line: it is rare).
     #[inline(never)]
-    fn first_in_order(&self, candidates: Bitboard, from: &[i32], blocks: &[i32]) -> Option<Square> {
-        let t = self.to.index() as i32;
-        // Offsets are distinct, so a point of `candidates` is met only at its true offset.
-        (0..from.len()).find_map(|i| {
-            let s = t + from[i];
-            let found = (0..Square::COUNT as i32).contains(&s)
-                && candidates & (1 << s) != 0
-                && (blocks.is_empty() || self.occupied & (1 << (t + blocks[i])) == 0);
-            found.then(|| Square::from_index(s as usize))
-        })
+    fn first_in_order(
+        &self,
+        candidates: Bitboard,
+        steps: &Steps,
+        blockable: bool,
+    ) -> Option<Square> {
+        steps
+            .iter()
+            .find(|&(from, block)| {
+                candidates & bit(from) != 0 && !(blockable && self.occupied & bit(block) != 0)
+            })
+            .map(|(from, _)| from)
     }
 
     /// The first standing `p` on the line points `rank_ends` (files on the target's rank), then
@@ -248,27 +200,21 @@ impl<'a> Exchange<'a> {
     #[inline(always)]
     fn attacker(&self, c: Color, kind: PieceType) -> Option<Square> {
         let bb = self.pos.pieces(c, kind) & self.occupied;
-        let r = self.reach;
-        let ci = c.index();
+        let (r, i) = (self.reach, self.to.index());
         match kind {
             PieceType::Pawn => {
-                let from = if c == Color::Red {
-                    &RED_PAWN_FROM
-                } else {
-                    &BLACK_PAWN_FROM
-                };
-                self.first(bb & r.pawn[ci], from, &[])
+                self.first(bb & r.pawn[c.index()], &PAWN_ATTACKERS[c.index()][i], false)
             }
-            PieceType::Advisor => self.first(bb & r.advisor[ci], &ADVISOR_FROM, &[]),
+            PieceType::Advisor => self.first(bb & r.advisor, &ADVISOR_STEPS[i], false),
             PieceType::King => {
-                let s = self.first(bb & r.king[ci], &KING_FROM, &[])?;
+                let s = self.first(bb & r.king, &KING_STEPS[i], false)?;
                 (!self.faces_king(c, s)).then_some(s)
             }
-            PieceType::Elephant => self.first(bb & r.elephant[ci], &ELEPHANT_FROM, &ELEPHANT_EYES),
-            PieceType::Horse => self.first(bb & r.horse, &HORSE_FROM, &HORSE_LEGS),
+            PieceType::Elephant => self.first(bb & r.elephant, &ELEPHANT_STEPS[i], true),
+            PieceType::Horse => self.first(bb & r.horse, &HORSE_ATTACKERS[i], true),
             // Rooks: the first piece along a line; cannons: the piece after one screen.
             PieceType::Rook | PieceType::Cannon => {
-                if bb & r.lines == 0 {
+                if bb & LINES_THROUGH[i] == 0 {
                     return None;
                 }
                 let rank = &RANK_LINES[self.to.file() as usize][self.rank_bits as usize];
