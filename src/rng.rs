@@ -40,11 +40,19 @@ pub fn shuffle<T>(items: &mut [T], seed: u64) {
 
 /// The splitmix64 generator: small, fast and good enough for shuffles and sampling.
 pub fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
+    let (next, value) = splitmix64_step(*state);
+    *state = next;
+    value
+}
+
+/// One splitmix64 step as a `const fn` (the Zobrist keys are made with it at compile time):
+/// the next state and the value drawn.
+pub const fn splitmix64_step(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = s;
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    (s, z ^ (z >> 31))
 }
 
 /// A seed that differs from run to run (std's hasher keys are random per process and per call).

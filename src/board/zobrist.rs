@@ -1,17 +1,10 @@
 //! Zobrist keys, generated at compile time from a fixed seed so every build hashes alike.
 
 use super::types::{Color, Piece, Square};
+use crate::rng::splitmix64_step;
 
-/// SplitMix64: a fixed, well-mixed sequence; the seed is arbitrary but must never change
-/// (opening books and test expectations may depend on the keys).
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
-
+/// The keys' SplitMix64 seed: arbitrary, but it must never change (opening books and test
+/// expectations may depend on the keys).
 const SEED: u64 = 0x6368_7568_616e_2121; // "chuhan!!"
 
 const fn build() -> ([[u64; Square::COUNT]; Piece::CODES], u64) {
@@ -21,14 +14,14 @@ const fn build() -> ([[u64; Square::COUNT]; Piece::CODES], u64) {
     while p < Piece::CODES {
         let mut s = 0;
         while s < Square::COUNT {
-            let (ns, v) = splitmix(state);
+            let (ns, v) = splitmix64_step(state);
             state = ns;
             keys[p][s] = v;
             s += 1;
         }
         p += 1;
     }
-    let (_, side) = splitmix(state);
+    let (_, side) = splitmix64_step(state);
     (keys, side)
 }
 
