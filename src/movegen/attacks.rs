@@ -26,12 +26,7 @@ pub(crate) static HORSE_ZONE: [u128; 90] = {
     let mut t = [0u128; 90];
     let mut k = 0;
     while k < 90 {
-        let st = &HORSE_ATTACKERS[k];
-        let mut i = 0;
-        while i < st.len as usize {
-            t[k] |= 1u128 << st.to[i];
-            i += 1;
-        }
+        t[k] = HORSE_ATTACKERS[k].targets();
         k += 1;
     }
     t

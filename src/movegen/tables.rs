@@ -29,6 +29,17 @@ impl Steps {
         self
     }
 
+    /// The targets as a bitboard.
+    pub const fn targets(&self) -> u128 {
+        let mut m = 0;
+        let mut i = 0;
+        while i < self.len as usize {
+            m |= 1u128 << self.to[i];
+            i += 1;
+        }
+        m
+    }
+
     #[inline(always)]
     pub fn iter(&self) -> impl Iterator<Item = (Square, Square)> + '_ {
         (0..self.len as usize).map(move |i| {

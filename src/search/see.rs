@@ -5,7 +5,7 @@
 
 use crate::board::{Bitboard, Color, Move, Piece, PieceType, Position, Square, bit};
 use crate::eval::weights::SEE_VALUE;
-use crate::movegen::attacks::LINES_THROUGH;
+use crate::movegen::attacks::{HORSE_ZONE, LINES_THROUGH};
 use crate::movegen::tables::{
     ADVISOR_STEPS, ELEPHANT_STEPS, FILE_LINES, HORSE_ATTACKERS, KING_STEPS, Line, PAWN_ATTACKERS,
     RANK_LINES, Steps,
@@ -51,25 +51,14 @@ const _: () = {
     }
 };
 
-/// For one target: the points from which a piece of each short-range kind could attack it, by
-/// the move generator's tables. A king, advisor or elephant only ever stands on its own side,
-/// so one mask serves both colours.
+/// For one target: the points from which a pawn, advisor, king or elephant could attack it,
+/// by the move generator's tables (horses: `HORSE_ZONE`). A king, advisor or elephant only ever
+/// stands on its own side, so one mask serves both colours.
 struct Reach {
     pawn: [Bitboard; 2],
     advisor: Bitboard,
     king: Bitboard,
     elephant: Bitboard,
-    horse: Bitboard,
-}
-
-const fn mask(steps: &Steps) -> Bitboard {
-    let mut m = 0;
-    let mut i = 0;
-    while i < steps.len as usize {
-        m |= 1u128 << steps.to[i];
-        i += 1;
-    }
-    m
 }
 
 static REACH: [Reach; Square::COUNT] = {
@@ -79,17 +68,18 @@ static REACH: [Reach; Square::COUNT] = {
             advisor: 0,
             king: 0,
             elephant: 0,
-            horse: 0,
         }
     }; Square::COUNT];
     let mut i = 0;
     while i < Square::COUNT {
         t[i] = Reach {
-            pawn: [mask(&PAWN_ATTACKERS[0][i]), mask(&PAWN_ATTACKERS[1][i])],
-            advisor: mask(&ADVISOR_STEPS[i]),
-            king: mask(&KING_STEPS[i]),
-            elephant: mask(&ELEPHANT_STEPS[i]),
-            horse: mask(&HORSE_ATTACKERS[i]),
+            pawn: [
+                PAWN_ATTACKERS[0][i].targets(),
+                PAWN_ATTACKERS[1][i].targets(),
+            ],
+            advisor: ADVISOR_STEPS[i].targets(),
+            king: KING_STEPS[i].targets(),
+            elephant: ELEPHANT_STEPS[i].targets(),
         };
         i += 1;
     }
@@ -146,7 +136,8 @@ impl<'a> Exchange<'a> {
         }
     }
 
-    /// `first` when more than one point must be looked at (kept out of line: it is rare).
+    /// `first` when more than one point must be looked at (kept out of line, so that the
+    /// single-candidate test stays small where it is inlined).
     #[inline(never)]
     fn first_in_order(
         &self,
@@ -211,7 +202,7 @@ impl<'a> Exchange<'a> {
                 (!self.faces_king(c, s)).then_some(s)
             }
             PieceType::Elephant => self.first(bb & r.elephant, &ELEPHANT_STEPS[i], true),
-            PieceType::Horse => self.first(bb & r.horse, &HORSE_ATTACKERS[i], true),
+            PieceType::Horse => self.first(bb & HORSE_ZONE[i], &HORSE_ATTACKERS[i], true),
             // Rooks: the first piece along a line; cannons: the piece after one screen.
             PieceType::Rook | PieceType::Cannon => {
                 if bb & LINES_THROUGH[i] == 0 {
