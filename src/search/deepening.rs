@@ -12,7 +12,7 @@ use crate::tt::TtBound;
 
 use super::MAX_PLY;
 use super::driver::SearchSetup;
-use super::node_kind::Pv;
+use super::root::RootMove;
 use super::score::{DECISIVE, INFINITE, MATE, report, to_tt};
 use super::worker::{SearchContext, Worker};
 
@@ -21,16 +21,6 @@ const REPORT_ALL_MS: u64 = 1_000;
 const REPORT_INTERVAL_MS: u64 = 250;
 /// Aspiration fails are reported only in searches longer than this.
 const BOUND_REPORT_MS: u64 = 3_000;
-
-#[derive(Clone, Debug)]
-pub(super) struct RootMove {
-    pub(super) mv: Move,
-    /// Score in the iteration under way (`-INFINITE` when it has not beaten alpha).
-    pub(super) score: i32,
-    /// Score from the last completed iteration.
-    pub(super) prev_score: i32,
-    pub(super) pv: Vec<Move>,
-}
 
 /// One reported line: of a completed iteration, or a bound from a failed aspiration window.
 #[derive(Clone, Debug)]
@@ -88,12 +78,13 @@ fn max_depth(limits: &Limits) -> i32 {
 pub(super) fn iterate(
     w: &mut Worker,
     ctx: &SearchContext,
-    root: &mut [RootMove],
+    root: Vec<RootMove>,
     setup: &SearchSetup,
     reporter: Option<&dyn Reporter>,
 ) -> Vec<Line> {
+    w.root = root;
     let multipv = if reporter.is_some() {
-        setup.multipv.clamp(1, root.len())
+        setup.multipv.clamp(1, w.root.len())
     } else {
         1
     };
@@ -110,7 +101,7 @@ pub(super) fn iterate(
     for depth in first_depth..=max_depth(&setup.limits) {
         deepening.w.root_depth = depth;
         for pv_idx in 0..multipv {
-            deepening.aspiration(root, depth, pv_idx);
+            deepening.aspiration(depth, pv_idx);
             if deepening.w.aborted {
                 break;
             }
@@ -118,8 +109,8 @@ pub(super) fn iterate(
         if deepening.w.aborted {
             break;
         }
-        lines = deepening.complete(root, depth, multipv, &lines);
-        if deepening.finished(root, &lines, depth) {
+        lines = deepening.complete(depth, multipv, &lines);
+        if deepening.finished(&lines, depth) {
             break;
         }
     }
@@ -144,17 +135,18 @@ struct Deepening<'a, 'c> {
 impl Deepening<'_, '_> {
     /// Searches line `pv_idx` at `depth` in a window around its last score, widening the window
     /// on the side that failed until the score lands inside (or the search is aborted).
-    fn aspiration(&mut self, root: &mut [RootMove], depth: i32, pv_idx: usize) {
+    fn aspiration(&mut self, depth: i32, pv_idx: usize) {
         let p = &self.setup.params;
-        let prev = root[pv_idx].prev_score;
+        let prev = self.w.root[pv_idx].prev_score;
         let mut delta = p.aspiration;
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < DECISIVE {
             (prev - delta, prev + delta)
         } else {
             (-INFINITE, INFINITE)
         };
+        self.w.pv_idx = pv_idx;
         loop {
-            let s = search_root(self.w, self.ctx, root, alpha, beta, depth, pv_idx);
+            let s = self.w.search_root(self.ctx, alpha, beta, depth);
             if self.w.aborted {
                 return;
             }
@@ -168,7 +160,7 @@ impl Deepening<'_, '_> {
             } else {
                 return;
             };
-            self.report_bound(root, depth, pv_idx, s, bound);
+            self.report_bound(depth, pv_idx, s, bound);
             delta += delta * p.aspiration_growth / 100;
             if delta > p.aspiration_full {
                 (alpha, beta) = (-INFINITE, INFINITE);
@@ -177,7 +169,7 @@ impl Deepening<'_, '_> {
     }
 
     /// Long searches show an aspiration fail so that a GUI sees the score moving.
-    fn report_bound(&mut self, root: &[RootMove], depth: i32, pv_idx: usize, s: i32, bound: Bound) {
+    fn report_bound(&mut self, depth: i32, pv_idx: usize, s: i32, bound: Bound) {
         let elapsed = self.ctx.time.elapsed_ms();
         if let Some(reporter) = self.reporter
             && elapsed >= BOUND_REPORT_MS
@@ -188,7 +180,7 @@ impl Deepening<'_, '_> {
                 depth,
                 score: s,
                 bound,
-                pv: root[pv_idx].pv.clone(),
+                pv: self.w.root[pv_idx].pv.clone(),
             };
             reporter.report(Report::Info(info(self.ctx, self.w, pv_idx, &line)));
         }
@@ -196,17 +188,10 @@ impl Deepening<'_, '_> {
 
     /// Closes a completed iteration: the lines in score order, the best move's stability
     /// updated. Returns the iteration's lines.
-    fn complete(
-        &mut self,
-        root: &mut [RootMove],
-        depth: i32,
-        multipv: usize,
-        previous: &[Line],
-    ) -> Vec<Line> {
+    fn complete(&mut self, depth: i32, multipv: usize, previous: &[Line]) -> Vec<Line> {
+        let root = &mut self.w.root;
         // Lines searched later may have outscored earlier ones (search instability).
         root[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-        self.w.abortable = true;
-        self.ctx.node_counts[self.w.id].store(self.w.nodes, Ordering::Relaxed);
         let changed = previous.first().is_some_and(|l| l.pv[0] != root[0].mv);
         let change = if changed {
             self.setup.params.stability_change
@@ -217,7 +202,9 @@ impl Deepening<'_, '_> {
         for rm in root.iter_mut() {
             rm.prev_score = rm.score;
         }
-        root[..multipv]
+        self.w.abortable = true;
+        self.ctx.node_counts[self.w.id].store(self.w.nodes, Ordering::Relaxed);
+        self.w.root[..multipv]
             .iter()
             .map(|rm| Line {
                 depth,
@@ -231,11 +218,12 @@ impl Deepening<'_, '_> {
     /// The main thread, after a completed iteration: stores the root's result, reports the
     /// lines (all of them early, then throttled) and says whether to stop: a mate asked for
     /// is found, the only move is known, or the time manager's soft limit is reached.
-    fn finished(&mut self, root: &[RootMove], lines: &[Line], depth: i32) -> bool {
+    fn finished(&mut self, lines: &[Line], depth: i32) -> bool {
         let Some(reporter) = self.reporter else {
             return false;
         };
         let (ctx, p, limits) = (self.ctx, &self.setup.params, &self.setup.limits);
+        let root = &self.w.root;
         // The root's result, for the next search's move order and for `probe`.
         ctx.tt.store(
             self.w.pos.key(),
@@ -264,53 +252,4 @@ impl Deepening<'_, '_> {
                 .time
                 .soft_limit_reached(ctx.control, stability, Instant::now())
     }
-}
-
-/// Searches the root moves from `pv_idx` on (the earlier ones are other MultiPV lines) and
-/// sorts them by score. Returns the best score, or a bound outside (alpha, beta).
-fn search_root(
-    w: &mut Worker,
-    ctx: &SearchContext,
-    root: &mut [RootMove],
-    mut alpha: i32,
-    beta: i32,
-    depth: i32,
-    pv_idx: usize,
-) -> i32 {
-    w.nodes += 1;
-    for rm in root[pv_idx..].iter_mut() {
-        rm.score = -INFINITE;
-    }
-    let mut best = -INFINITE;
-    for (i, rm) in root.iter_mut().enumerate().skip(pv_idx) {
-        let m = rm.mv;
-        let (undo, check) = w.make(ctx, m, 0);
-        let new_depth = depth - 1 + i32::from(check);
-        let score = if i == pv_idx {
-            -w.search::<Pv>(ctx, -beta, -alpha, new_depth, 1)
-        } else {
-            w.search_later::<Pv>(ctx, alpha, beta, new_depth, 0, 0)
-        };
-        w.unmake(m, undo);
-        if w.aborted {
-            return best;
-        }
-        if i == pv_idx || score > alpha {
-            rm.score = score;
-            rm.pv.clear();
-            rm.pv.push(m);
-            rm.pv.extend_from_slice(&w.pv[1][1..w.pv_len[1]]);
-            best = best.max(score);
-            if score > alpha {
-                alpha = score;
-                if score >= beta {
-                    break;
-                }
-            }
-        } else {
-            rm.score = -INFINITE;
-        }
-    }
-    root[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-    best
 }

@@ -1,4 +1,4 @@
-//! One whole search: root moves, Lazy SMP helper threads sharing the table (each thread's
+//! One whole search: the root moves (`root.rs`), Lazy SMP helper threads sharing the table (each thread's
 //! iterative deepening is in `deepening.rs`), and the final report and best move.
 
 use std::sync::Arc;
@@ -14,10 +14,10 @@ use crate::search::{BestMove, Bound, Limits, Report, Reporter, Score, SearchInfo
 use crate::tt::TranspositionTable;
 
 use super::control::Control;
-use super::deepening::{RootMove, info, iterate};
+use super::deepening::{info, iterate};
 use super::params::Params;
-use super::picker::mvv_lva;
-use super::score::{INFINITE, report};
+use super::root::root_moves;
+use super::score::report;
 use super::strength::Noise;
 use super::threads::Job;
 use super::time::TimeManager;
@@ -112,10 +112,10 @@ pub fn run(
     let (done, finished) = channel::<()>();
     let mut running = 0;
     for h in helpers {
-        let (shared, mut root, done) = (Arc::clone(&shared), root.clone(), done.clone());
+        let (shared, root, done) = (Arc::clone(&shared), root.clone(), done.clone());
         let job: Job = Box::new(move |w: &mut Box<Worker>| {
             w.prepare(&shared.setup);
-            iterate(w, &shared.context(), &mut root, &shared.setup, None);
+            iterate(w, &shared.context(), root, &shared.setup, None);
             let _ = done.send(());
         });
         // A helper whose thread is gone (a panic) is searched without.
@@ -124,8 +124,7 @@ pub fn run(
     drop(done);
     main.prepare(&setup);
     let ctx = shared.context();
-    let mut root = root;
-    let lines = iterate(main, &ctx, &mut root, &setup, Some(reporter));
+    let lines = iterate(main, &ctx, root, &setup, Some(reporter));
     wait_for_release(control, limits);
     control.stop();
     for _ in 0..running {
@@ -149,45 +148,6 @@ pub fn run(
         score: Some(report(best.score)),
     }));
     nodes
-}
-
-/// The moves to search at the root (legal, not banned, among `searchmoves` when given), the
-/// table's move first, then captures by victim and attacker. `Err(true)` when the side to
-/// move is mated or stalemated, `Err(false)` when every legal move is left out.
-fn root_moves(setup: &SearchSetup, tt: &TranspositionTable) -> Result<Vec<RootMove>, bool> {
-    let (pos, limits) = (setup.game.position(), &setup.limits);
-    let legal = pos.legal_moves();
-    if legal.is_empty() {
-        return Err(true);
-    }
-    let tt_move = tt.probe(pos.key()).map_or(Move::NULL, |e| e.mv);
-    let mut moves: Vec<Move> = legal
-        .iter()
-        .copied()
-        .filter(|m| !setup.banmoves.contains(m))
-        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-        .collect();
-    if moves.is_empty() {
-        return Err(false);
-    }
-    moves.sort_by_key(|&m| {
-        if m == tt_move {
-            i32::MIN
-        } else if pos.is_capture(m) {
-            -mvv_lva(pos, m)
-        } else {
-            0
-        }
-    });
-    Ok(moves
-        .iter()
-        .map(|&mv| RootMove {
-            mv,
-            score: -INFINITE,
-            prev_score: -INFINITE,
-            pv: vec![mv],
-        })
-        .collect())
 }
 
 /// The one info of a search with no legal move: mated (a stalemate loses too).
@@ -219,29 +179,15 @@ mod tests {
     use super::*;
     use crate::board::{Position, Square};
     use crate::search::Report;
+    use crate::search::score::MATE;
     use crate::tt::TtBound;
     use std::sync::Mutex;
 
     struct Collect(Mutex<Vec<Report>>);
 
-    /// The reports of a one-thread, single-line search of `pos` to `depth` under `move_limit`.
-    fn depth_search(
-        pos: Position,
-        depth: u32,
-        move_limit: u32,
-        tt: &Arc<TranspositionTable>,
-    ) -> Vec<Report> {
-        noisy_search(pos, depth, move_limit, tt, Noise::default())
-    }
-
-    fn noisy_search(
-        pos: Position,
-        depth: u32,
-        move_limit: u32,
-        tt: &Arc<TranspositionTable>,
-        noise: Noise,
-    ) -> Vec<Report> {
-        let setup = SearchSetup {
+    /// A one-thread, single-line search of `pos` to `depth` under `move_limit`.
+    fn depth_setup(pos: Position, depth: u32, move_limit: u32) -> SearchSetup {
+        SearchSetup {
             game: GameRecord::new(pos),
             limits: Limits {
                 depth: Some(depth),
@@ -253,9 +199,13 @@ mod tests {
             move_limit,
             start: Instant::now(),
             net: None,
-            noise,
+            noise: Noise::default(),
             params: Params::default(),
-        };
+        }
+    }
+
+    /// The reports of a one-thread search.
+    fn search(setup: SearchSetup, tt: &Arc<TranspositionTable>) -> Vec<Report> {
         let reports = Collect(Mutex::new(Vec::new()));
         let control = Arc::new(Control::default());
         run(
@@ -267,6 +217,29 @@ mod tests {
             &reports,
         );
         reports.0.into_inner().unwrap()
+    }
+
+    fn depth_search(
+        pos: Position,
+        depth: u32,
+        move_limit: u32,
+        tt: &Arc<TranspositionTable>,
+    ) -> Vec<Report> {
+        search(depth_setup(pos, depth, move_limit), tt)
+    }
+
+    fn noisy_search(
+        pos: Position,
+        depth: u32,
+        move_limit: u32,
+        tt: &Arc<TranspositionTable>,
+        noise: Noise,
+    ) -> Vec<Report> {
+        let setup = SearchSetup {
+            noise,
+            ..depth_setup(pos, depth, move_limit)
+        };
+        search(setup, tt)
     }
 
     impl Reporter for Collect {
@@ -368,5 +341,57 @@ mod tests {
         assert!(late > 0, "{late}");
         let unlimited = |clock| cp(searched_score(&rook_up(clock), 3, 0));
         assert_eq!(unlimited(0), unlimited(80));
+    }
+
+    /// MultiPV: each line searches the root moves the lines before it left out, so the final
+    /// lines are distinct moves, best first, and the first is the move played.
+    #[test]
+    fn multipv_lines_are_distinct_root_moves_best_first() {
+        let order = |s: Score| match s {
+            Score::Cp(v) => v,
+            Score::Mate(m) if m > 0 => MATE - m,
+            Score::Mate(m) => -MATE - m,
+        };
+        for fen in [
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            // Red mates or stalemates (a loss too) in many ways.
+            "3k5/7R1/9/9/9/9/9/9/9/4K3R w - - 0 1",
+        ] {
+            let tt = Arc::new(TranspositionTable::new(1));
+            let setup = SearchSetup {
+                multipv: 4,
+                ..depth_setup(Position::from_fen(fen).unwrap(), 5, 0)
+            };
+            let reports = search(setup, &tt);
+            let infos: Vec<&SearchInfo> = reports
+                .iter()
+                .filter_map(|r| match r {
+                    Report::Info(i) => Some(i),
+                    _ => None,
+                })
+                .collect();
+            let lines = &infos[infos.len() - 4..];
+            assert!(
+                lines
+                    .iter()
+                    .all(|i| i.depth == 5 && i.bound == Bound::Exact)
+            );
+            assert_eq!(
+                lines.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+                [1, 2, 3, 4]
+            );
+            let firsts: Vec<Move> = lines.iter().map(|i| i.pv[0]).collect();
+            for (k, m) in firsts.iter().enumerate() {
+                assert!(!firsts[..k].contains(m), "{firsts:?}");
+            }
+            assert!(
+                lines
+                    .windows(2)
+                    .all(|w| order(w[0].score) >= order(w[1].score)),
+                "{:?}",
+                lines.iter().map(|i| i.score).collect::<Vec<_>>()
+            );
+            assert_eq!(best_move(&reports), firsts[0]);
+        }
     }
 }

@@ -13,6 +13,7 @@ pub mod params;
 mod picker;
 mod quiescence;
 pub mod report;
+mod root;
 pub(crate) mod score;
 mod see;
 pub mod strength;

@@ -1,7 +1,8 @@
 //! The node function: one alpha-beta node of the principal variation search, step by step
 //! (the rules' verdicts, the table, the static evaluation, pruning before the moves, the
 //! singular-extension test, the move loop, the store). The node's kind is a type
-//! (`node_kind.rs`); quiescence is in `quiescence.rs`.
+//! (`node_kind.rs`); the root (`root.rs`) shares the move loop; quiescence is in
+//! `quiescence.rs`.
 
 use crate::board::Move;
 use crate::tt::{TtBound, TtEntry};
@@ -58,21 +59,21 @@ fn refined_eval(tte: Option<TtEntry>, in_check: bool, static_eval: i32, ply: usi
 
 /// What a node's steps share once its table entry and static evaluation are known.
 #[derive(Clone, Copy)]
-struct Node {
-    depth: i32,
-    ply: usize,
-    in_check: bool,
+pub(super) struct Node {
+    pub(super) depth: i32,
+    pub(super) ply: usize,
+    pub(super) in_check: bool,
     /// The evaluation as the table stores it (before correction).
-    raw_eval: i32,
+    pub(super) raw_eval: i32,
     /// The corrected static evaluation (`NO_EVAL` in check).
-    static_eval: i32,
+    pub(super) static_eval: i32,
     /// Better than two plies ago.
-    improving: bool,
-    tt_move: Move,
+    pub(super) improving: bool,
+    pub(super) tt_move: Move,
     /// The move a singular-extension test of this node leaves out (null otherwise).
-    excluded: Move,
+    pub(super) excluded: Move,
     /// The hash move is singular: it is searched a ply deeper.
-    singular: bool,
+    pub(super) singular: bool,
 }
 
 /// A node's pruning of moves near the leaves, set up once per node.
@@ -372,10 +373,10 @@ impl Worker {
         }
     }
 
-    /// The move loop: the node's moves best first, the hopeless ones near the leaves pruned.
-    /// Returns the best score, its move (null when none raised alpha) and how many moves were
-    /// searched; `None` once the search is aborted.
-    fn search_moves<K: NodeKind>(
+    /// The move loop: the node's moves best first (the root's in its list's order), the
+    /// hopeless ones near the leaves pruned. Returns the best score, its move (null when none
+    /// raised alpha) and how many moves were searched; `None` once the search is aborted.
+    pub(super) fn search_moves<K: NodeKind>(
         &mut self,
         ctx: &SearchContext,
         node: &Node,
@@ -384,7 +385,11 @@ impl Worker {
     ) -> Option<(i32, Move, usize)> {
         let p = &self.params;
         let (depth, ply, in_check) = (node.depth, node.ply, node.in_check);
-        let prev = self.stack[ply - 1].mv;
+        let prev = if K::ROOT {
+            Move::NULL
+        } else {
+            self.stack[ply - 1].mv
+        };
         let killers = self.hist.killers(ply);
         let counter = self.hist.counter(&self.pos, prev);
         let cont_rows = self.cont_rows(ply);
@@ -399,7 +404,16 @@ impl Worker {
             p.lmr_depth,
             (p.history_bonus_per_ply * depth - p.history_bonus_offset).min(p.history_bonus_max),
         );
-        while let Some(m) = picker.next(&self.pos, &self.hist) {
+        let mut next_root = self.pv_idx;
+        loop {
+            let next = if K::ROOT {
+                self.next_root_move(&mut next_root)
+            } else {
+                picker.next(&self.pos, &self.hist)
+            };
+            let Some(m) = next else {
+                break;
+            };
             if m == node.excluded {
                 continue;
             }
@@ -425,7 +439,8 @@ impl Worker {
             {
                 continue;
             }
-            if !self.pos.is_legal_pseudo(m, in_check) {
+            // The root's list holds legal moves only.
+            if !K::ROOT && !self.pos.is_legal_pseudo(m, in_check) {
                 continue;
             }
             // SEE pruning: near the leaves, captures that lose much material are not tried.
@@ -444,7 +459,8 @@ impl Worker {
             let score = if searched == 0 {
                 -self.search::<K::FirstChild>(ctx, -beta, -alpha, new_depth, ply + 1)
             } else {
-                let r = if depth >= lmr_depth && !capture && !in_check && !gives_check {
+                // The root's moves are all searched to full depth.
+                let r = if !K::ROOT && depth >= lmr_depth && !capture && !in_check && !gives_check {
                     self.reduction::<K>(node, searched, quiet_killer, history, new_depth)
                 } else {
                     0
@@ -455,6 +471,9 @@ impl Worker {
             if self.aborted {
                 return None;
             }
+            if K::ROOT {
+                self.record_root_move(next_root - 1, searched == 0, score, alpha);
+            }
             searched += 1;
             if score > best {
                 best = score;
@@ -462,7 +481,8 @@ impl Worker {
                     best_move = m;
                     self.update_pv(ply, m);
                     if score >= beta {
-                        if !capture {
+                        // A cutoff at the root is an aspiration fail, not a refutation.
+                        if !K::ROOT && !capture {
                             let before = Before {
                                 prev,
                                 rows: cont_rows,

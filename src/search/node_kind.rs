@@ -8,6 +8,8 @@ pub(crate) trait NodeKind {
     const PV: bool;
     /// A zero-window node expected to fail high.
     const CUT: bool;
+    /// The root: its moves come from the root's list and are searched unreduced.
+    const ROOT: bool;
     /// The kind of the first move's child.
     type FirstChild: NodeKind;
     /// The kind of a later move's child searched at full depth with a zero window, and of the
@@ -18,16 +20,28 @@ pub(crate) trait NodeKind {
     type ZeroWindow: NodeKind;
 }
 
-/// A node of the principal variation.
+/// The root, a node of the principal variation.
+pub(crate) struct Root;
+/// A node of the principal variation below the root.
 pub(crate) struct Pv;
 /// A zero-window node expected to fail high.
 pub(crate) struct Cut;
 /// A zero-window node expected to fail low.
 pub(crate) struct All;
 
+impl NodeKind for Root {
+    const PV: bool = true;
+    const CUT: bool = false;
+    const ROOT: bool = true;
+    type FirstChild = Pv;
+    type Child = Cut;
+    type ZeroWindow = All;
+}
+
 impl NodeKind for Pv {
     const PV: bool = true;
     const CUT: bool = false;
+    const ROOT: bool = false;
     type FirstChild = Pv;
     type Child = Cut;
     type ZeroWindow = All;
@@ -36,6 +50,7 @@ impl NodeKind for Pv {
 impl NodeKind for Cut {
     const PV: bool = false;
     const CUT: bool = true;
+    const ROOT: bool = false;
     type FirstChild = All;
     type Child = All;
     type ZeroWindow = Cut;
@@ -44,6 +59,7 @@ impl NodeKind for Cut {
 impl NodeKind for All {
     const PV: bool = false;
     const CUT: bool = false;
+    const ROOT: bool = false;
     type FirstChild = Cut;
     type Child = Cut;
     type ZeroWindow = All;
@@ -53,14 +69,22 @@ impl NodeKind for All {
 mod tests {
     use super::*;
 
-    /// (PV, CUT) of a kind.
-    fn flags<K: NodeKind>() -> (bool, bool) {
-        (K::PV, K::CUT)
+    /// (PV, CUT, ROOT) of a kind.
+    fn flags<K: NodeKind>() -> (bool, bool, bool) {
+        (K::PV, K::CUT, K::ROOT)
     }
 
     #[test]
     fn children_alternate_between_cut_and_all_below_the_principal_variation() {
-        let (pv, cut, all) = ((true, false), (false, true), (false, false));
+        let (pv, cut, all) = (
+            (true, false, false),
+            (false, true, false),
+            (false, false, false),
+        );
+        assert_eq!(flags::<Root>(), (true, false, true));
+        assert_eq!(flags::<<Root as NodeKind>::FirstChild>(), pv);
+        assert_eq!(flags::<<Root as NodeKind>::Child>(), cut);
+        assert_eq!(flags::<Pv>(), pv);
         assert_eq!(flags::<<Pv as NodeKind>::FirstChild>(), pv);
         assert_eq!(flags::<<Pv as NodeKind>::Child>(), cut);
         assert_eq!(flags::<<Pv as NodeKind>::ZeroWindow>(), all);

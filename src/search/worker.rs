@@ -22,6 +22,7 @@ use super::correction::Correction;
 use super::driver::SearchSetup;
 use super::history::{ContRows, Histories, cont_row};
 use super::params::Params;
+use super::root::RootMove;
 use super::score::{DECISIVE, NO_EVAL, rule_value};
 use super::strength::{Noise, noise};
 use super::time::TimeManager;
@@ -111,6 +112,10 @@ pub struct Worker {
     /// Whether this search may be aborted yet (the main thread first completes depth 1).
     pub(super) abortable: bool,
     pub(super) root_depth: i32,
+    /// The root's moves, best first after each iteration.
+    pub(super) root: Vec<RootMove>,
+    /// The MultiPV line under way: the root moves before it are the better lines.
+    pub(super) pv_idx: usize,
     /// The move-limit fading of the evaluation.
     fade: Fade,
     /// A strength-limited search's evaluation noise.
@@ -150,6 +155,8 @@ impl Worker {
             aborted: false,
             abortable: true,
             root_depth: 0,
+            root: Vec::new(),
+            pv_idx: 0,
             fade: Fade::default(),
             noise: Noise::default(),
         })
