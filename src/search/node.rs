@@ -93,6 +93,7 @@ struct Pruning {
 }
 
 impl Pruning {
+    #[inline(always)]
     fn new<K: NodeKind>(p: &Params, node: &Node) -> Pruning {
         let (depth, zero_window) = (node.depth, !K::PV && !node.in_check);
         let lmp_limit = if depth <= p.lmp_depth {
@@ -139,6 +140,30 @@ impl Pruning {
     fn by_see(&self, searched: usize, best: i32) -> bool {
         self.see && searched > 0 && best > -DECISIVE
     }
+}
+
+/// What a node's moves are ordered and judged by: the moves that led to it and its killers.
+struct Known {
+    before: Before,
+    killers: [Move; 2],
+}
+
+/// A move the loop searches, with what its reduction and the histories read.
+struct Candidate {
+    mv: Move,
+    capture: bool,
+    quiet_killer: bool,
+    history: i32,
+}
+
+/// The move loop's state: the window's lower edge, the best so far, the quiet moves tried.
+struct Progress {
+    alpha: i32,
+    best: i32,
+    best_move: Move,
+    searched: usize,
+    quiets: [Move; 64],
+    quiet_count: usize,
 }
 
 /// What the singular-extension test found.
@@ -376,34 +401,39 @@ impl Worker {
     /// The move loop: the node's moves best first (the root's in its list's order), the
     /// hopeless ones near the leaves pruned. Returns the best score, its move (null when none
     /// raised alpha) and how many moves were searched; `None` once the search is aborted.
+    #[inline(always)]
     pub(super) fn search_moves<K: NodeKind>(
         &mut self,
         ctx: &SearchContext,
         node: &Node,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
     ) -> Option<(i32, Move, usize)> {
-        let p = &self.params;
-        let (depth, ply, in_check) = (node.depth, node.ply, node.in_check);
+        let ply = node.ply;
         let prev = if K::ROOT {
             Move::NULL
         } else {
             self.stack[ply - 1].mv
         };
-        let killers = self.hist.killers(ply);
+        let known = Known {
+            before: Before {
+                prev,
+                rows: self.cont_rows(ply),
+            },
+            killers: self.hist.killers(ply),
+        };
         let counter = self.hist.counter(&self.pos, prev);
-        let cont_rows = self.cont_rows(ply);
-        let mut picker = MovePicker::new(node.tt_move, false, killers, counter, cont_rows);
-        let mut best = -INFINITE;
-        let mut best_move = Move::NULL;
-        let mut searched = 0usize;
-        let mut quiets = [Move::NULL; 64];
-        let mut quiet_count = 0;
-        let pruning = Pruning::new::<K>(p, node);
-        let (lmr_depth, bonus) = (
-            p.lmr_depth,
-            (p.history_bonus_per_ply * depth - p.history_bonus_offset).min(p.history_bonus_max),
-        );
+        let (tt_move, killers, rows) = (node.tt_move, known.killers, known.before.rows);
+        let mut picker = MovePicker::new(tt_move, false, killers, counter, rows);
+        let pruning = Pruning::new::<K>(&self.params, node);
+        let mut done = Progress {
+            alpha,
+            best: -INFINITE,
+            best_move: Move::NULL,
+            searched: 0,
+            quiets: [Move::NULL; 64],
+            quiet_count: 0,
+        };
         let mut next_root = self.pv_idx;
         loop {
             let next = if K::ROOT {
@@ -414,96 +444,156 @@ impl Worker {
             let Some(m) = next else {
                 break;
             };
-            if m == node.excluded {
+            let Some(c) = self.candidate::<K>(m, node, &pruning, &known, &done) else {
                 continue;
-            }
-            let capture = self.pos.is_capture(m);
-            // Decided before the move is played (or even tested for legality): only a check
-            // saves a quiet move from pruning, and asking that costs less than playing it.
-            if !capture && pruning.quiets(searched, best, alpha) && !self.pos.gives_check(m) {
-                continue;
-            }
-            let quiet_killer = m == killers[0] || m == killers[1];
-            let history = if capture {
-                0
-            } else {
-                self.hist.quiet(&self.pos, m, cont_rows)
             };
-            // History pruning: near the leaves, quiet moves that have failed again and again
-            // in this context are not tried (checks and killers excepted). Decided before the
-            // legality test, like the pruning above.
-            if !capture
-                && !quiet_killer
-                && pruning.by_history(searched, best, history)
-                && !self.pos.gives_check(m)
-            {
-                continue;
-            }
-            // The root's list holds legal moves only.
-            if !K::ROOT && !self.pos.is_legal_pseudo(m, in_check) {
-                continue;
-            }
-            // SEE pruning: near the leaves, captures that lose much material are not tried.
-            if capture
-                && pruning.by_see(searched, best)
-                && !see_ge(&self.pos, m, pruning.see_threshold)
-            {
-                continue;
-            }
-            let (undo, gives_check) = self.make(ctx, m, ply);
-            let extension = i32::from(
-                (gives_check || (node.singular && m == node.tt_move))
-                    && (ply as i32) < 2 * self.root_depth,
-            );
-            let new_depth = depth - 1 + extension;
-            let score = if searched == 0 {
-                -self.search::<K::FirstChild>(ctx, -beta, -alpha, new_depth, ply + 1)
-            } else {
-                // The root's moves are all searched to full depth.
-                let r = if !K::ROOT && depth >= lmr_depth && !capture && !in_check && !gives_check {
-                    self.reduction::<K>(node, searched, quiet_killer, history, new_depth)
-                } else {
-                    0
-                };
-                self.search_later::<K>(ctx, alpha, beta, new_depth, r, ply)
-            };
-            self.unmake(m, undo);
+            let score = self.search_move::<K>(ctx, node, &c, &done, beta);
             if self.aborted {
                 return None;
             }
             if K::ROOT {
-                self.record_root_move(next_root - 1, searched == 0, score, alpha);
+                self.record_root_move(next_root - 1, done.searched == 0, score, done.alpha);
             }
-            searched += 1;
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = m;
-                    self.update_pv(ply, m);
-                    if score >= beta {
-                        // A cutoff at the root is an aspiration fail, not a refutation.
-                        if !K::ROOT && !capture {
-                            let before = Before {
-                                prev,
-                                rows: cont_rows,
-                            };
-                            let failed = &quiets[..quiet_count];
-                            self.hist.reward(&self.pos, ply, before, m, failed, bonus);
-                        }
-                        break;
-                    }
-                    alpha = score;
-                }
+            done.searched += 1;
+            if self.take_score::<K>(node, &c, score, beta, &known, &mut done) {
+                break;
             }
-            if !capture && quiet_count < quiets.len() {
-                quiets[quiet_count] = m;
-                quiet_count += 1;
-            }
-            if pruning.quiets(searched, best, alpha) {
+            if pruning.quiets(done.searched, done.best, done.alpha) {
                 picker.skip_quiets_without_check();
             }
         }
-        Some((best, best_move, searched))
+        Some((done.best, done.best_move, done.searched))
+    }
+
+    /// The move `m` as the loop will search it, or `None` when it is left out: the excluded
+    /// move, an illegal one, or one pruned near the leaves. Decided before the move is played
+    /// (quiet moves even before the legality test): only a check saves a quiet move from
+    /// pruning, and asking that costs less than playing it.
+    #[inline(always)]
+    fn candidate<K: NodeKind>(
+        &self,
+        m: Move,
+        node: &Node,
+        pruning: &Pruning,
+        known: &Known,
+        done: &Progress,
+    ) -> Option<Candidate> {
+        let (searched, best) = (done.searched, done.best);
+        if m == node.excluded {
+            return None;
+        }
+        let capture = self.pos.is_capture(m);
+        if !capture && pruning.quiets(searched, best, done.alpha) && !self.pos.gives_check(m) {
+            return None;
+        }
+        let quiet_killer = m == known.killers[0] || m == known.killers[1];
+        let history = if capture {
+            0
+        } else {
+            self.hist.quiet(&self.pos, m, known.before.rows)
+        };
+        // History pruning: quiet moves that have failed again and again in this context
+        // (killers excepted).
+        if !capture
+            && !quiet_killer
+            && pruning.by_history(searched, best, history)
+            && !self.pos.gives_check(m)
+        {
+            return None;
+        }
+        // The root's list holds legal moves only.
+        if !K::ROOT && !self.pos.is_legal_pseudo(m, node.in_check) {
+            return None;
+        }
+        // SEE pruning: captures that lose much material.
+        if capture && pruning.by_see(searched, best) && !see_ge(&self.pos, m, pruning.see_threshold)
+        {
+            return None;
+        }
+        Some(Candidate {
+            mv: m,
+            capture,
+            quiet_killer,
+            history,
+        })
+    }
+
+    /// Plays and searches one move (extended when it checks or is singular; a later one
+    /// reduced), then takes it back. Returns its score from this node's side.
+    #[inline(always)]
+    fn search_move<K: NodeKind>(
+        &mut self,
+        ctx: &SearchContext,
+        node: &Node,
+        c: &Candidate,
+        done: &Progress,
+        beta: i32,
+    ) -> i32 {
+        let (m, depth, ply, alpha) = (c.mv, node.depth, node.ply, done.alpha);
+        let (undo, gives_check) = self.make(ctx, m, ply);
+        let extension = i32::from(
+            (gives_check || (node.singular && m == node.tt_move))
+                && (ply as i32) < 2 * self.root_depth,
+        );
+        let new_depth = depth - 1 + extension;
+        let score = if done.searched == 0 {
+            -self.search::<K::FirstChild>(ctx, -beta, -alpha, new_depth, ply + 1)
+        } else {
+            // The root's moves are all searched to full depth.
+            let r = if !K::ROOT
+                && depth >= self.params.lmr_depth
+                && !c.capture
+                && !node.in_check
+                && !gives_check
+            {
+                self.reduction::<K>(node, done.searched, c.quiet_killer, c.history, new_depth)
+            } else {
+                0
+            };
+            self.search_later::<K>(ctx, alpha, beta, new_depth, r, ply)
+        };
+        self.unmake(m, undo);
+        score
+    }
+
+    /// Takes a searched move's score into the loop's state: a new best, a new alpha and PV,
+    /// and on a cutoff the histories taught. Returns whether the move cuts.
+    #[inline(always)]
+    fn take_score<K: NodeKind>(
+        &mut self,
+        node: &Node,
+        c: &Candidate,
+        score: i32,
+        beta: i32,
+        known: &Known,
+        done: &mut Progress,
+    ) -> bool {
+        let m = c.mv;
+        if score > done.best {
+            done.best = score;
+            if score > done.alpha {
+                done.best_move = m;
+                self.update_pv(node.ply, m);
+                if score >= beta {
+                    // A cutoff at the root is an aspiration fail, not a refutation.
+                    if !K::ROOT && !c.capture {
+                        let p = &self.params;
+                        let bonus = (p.history_bonus_per_ply * node.depth - p.history_bonus_offset)
+                            .min(p.history_bonus_max);
+                        let failed = &done.quiets[..done.quiet_count];
+                        self.hist
+                            .reward(&self.pos, node.ply, known.before, m, failed, bonus);
+                    }
+                    return true;
+                }
+                done.alpha = score;
+            }
+        }
+        if !c.capture && done.quiet_count < done.quiets.len() {
+            done.quiets[done.quiet_count] = m;
+            done.quiet_count += 1;
+        }
+        false
     }
 
     /// Late move reduction of a later quiet move: plies less than `new_depth`.
@@ -529,6 +619,7 @@ impl Worker {
     /// The search of a later move, made at `ply`: a zero window at `new_depth - r`, again at
     /// full depth when a reduced search beat alpha, then (PV nodes) the full window when the
     /// score lands inside it. The root searches its later moves the same way, unreduced.
+    #[inline(always)]
     pub(super) fn search_later<K: NodeKind>(
         &mut self,
         ctx: &SearchContext,
