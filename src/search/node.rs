@@ -189,20 +189,7 @@ impl Worker {
         if depth <= 0 {
             return self.qsearch(ctx, alpha, beta, ply);
         }
-        if self.visit(ctx, ply) {
-            return 0;
-        }
-        if let Some(v) = self.decided(ply) {
-            return v;
-        }
-        if ctx.move_limit > 0 && u32::from(self.pos.halfmove_clock()) >= ctx.move_limit {
-            return if self.pos.has_no_legal_move() {
-                mated_in(ply)
-            } else {
-                0
-            };
-        }
-        if let Some(v) = self.horizon(ply) {
+        if let Some(v) = self.verdict(ctx, ply) {
             return v;
         }
         // Mate distance pruning: no line from here beats a shorter mate already in reach.
@@ -212,17 +199,8 @@ impl Worker {
             return alpha;
         }
 
-        // A search without one move must not meet (or leave) the table's verdict on the node.
         let excluded = self.stack[ply].excluded;
-        let tte = if excluded.is_null() {
-            ctx.tt.probe(self.pos.key())
-        } else {
-            None
-        };
-        let tt_move = match tte {
-            Some(e) if self.pos.is_pseudo_legal(e.mv) => e.mv,
-            _ => Move::NULL,
-        };
+        let (tte, tt_move) = self.probe(ctx, excluded);
         if !K::PV
             && let Some(e) = tte
             && e.depth >= depth
@@ -280,6 +258,42 @@ impl Worker {
             );
         }
         best
+    }
+
+    /// A node settled before its table is read: by the rules, by the move limit's draw or at
+    /// the deepest ply; 0 once the search is aborted.
+    #[inline(always)]
+    fn verdict(&mut self, ctx: &SearchContext, ply: usize) -> Option<i32> {
+        if self.visit(ctx, ply) {
+            return Some(0);
+        }
+        if let Some(v) = self.decided(ply) {
+            return Some(v);
+        }
+        if ctx.move_limit > 0 && u32::from(self.pos.halfmove_clock()) >= ctx.move_limit {
+            return Some(if self.pos.has_no_legal_move() {
+                mated_in(ply)
+            } else {
+                0
+            });
+        }
+        self.horizon(ply)
+    }
+
+    /// The table's entry for the node and its move where that is pseudo-legal here. A search
+    /// without one move must not meet (or leave) the table's verdict on the node: no entry.
+    #[inline(always)]
+    fn probe(&self, ctx: &SearchContext, excluded: Move) -> (Option<TtEntry>, Move) {
+        let tte = if excluded.is_null() {
+            ctx.tt.probe(self.pos.key())
+        } else {
+            None
+        };
+        let tt_move = match tte {
+            Some(e) if self.pos.is_pseudo_legal(e.mv) => e.mv,
+            _ => Move::NULL,
+        };
+        (tte, tt_move)
     }
 
     /// Reverse futility and null-move pruning of a zero-window node: its result without
