@@ -229,7 +229,7 @@ impl Deepening<'_, '_> {
             self.w.pos.key(),
             root[0].mv,
             to_tt(root[0].score, 0),
-            self.w.evaluate(0),
+            self.w.unfaded_eval(0),
             depth,
             TtBound::Exact,
         );

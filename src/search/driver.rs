@@ -343,6 +343,32 @@ mod tests {
         assert_eq!(unlimited(0), unlimited(80));
     }
 
+    /// The table keeps evaluations unfaded (its key leaves out the plies without capture):
+    /// one kept at a fresh clock reads, at a late clock of the same position, as that node's
+    /// own faded evaluation.
+    #[test]
+    fn the_tables_evaluation_fades_by_the_reading_nodes_clock() {
+        let at = |clock: u32| {
+            let fen = format!("3ak4/4a4/9/9/9/9/9/9/R8/3K5 w - - {clock} 1");
+            let mut w = Worker::new(0);
+            w.prepare(&depth_setup(Position::from_fen(&fen).unwrap(), 1, 100));
+            w
+        };
+        let (fresh, late) = (at(0), at(80));
+        assert_eq!(fresh.pos.key(), late.pos.key());
+        let tt = TranspositionTable::new(1);
+        let (kept, fresh_eval) = fresh.static_evals(None, false, 0);
+        tt.store(fresh.pos.key(), Move::NULL, 0, kept, 1, TtBound::Upper);
+        let entry = tt.probe(late.pos.key());
+        assert!(entry.is_some_and(|e| e.eval == kept));
+        let late_eval = late.static_evals(None, false, 0).1;
+        assert_eq!(late.static_evals(entry, false, 0), (kept, late_eval));
+        assert!(
+            late_eval.abs() < fresh_eval.abs() * 7 / 10,
+            "{late_eval} {fresh_eval}"
+        );
+    }
+
     /// MultiPV: each line searches the root moves the lines before it left out, so the final
     /// lines are distinct moves, best first, and the first is the move played.
     #[test]

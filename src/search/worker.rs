@@ -258,20 +258,28 @@ impl Worker {
     /// search's noise, faded under the move limit (`eval::fade`).
     #[inline(always)]
     pub(super) fn evaluate(&self, ply: usize) -> i32 {
+        self.fade
+            .apply(self.unfaded_eval(ply), self.pos.halfmove_clock())
+    }
+
+    /// The static evaluation before the move-limit fading: what the table keeps, since its key
+    /// leaves out the plies without capture that the fading reads.
+    #[inline(always)]
+    pub(super) fn unfaded_eval(&self, ply: usize) -> i32 {
         let v = match self.net.as_deref() {
             Some(net) => nnue::evaluate(self.kernel, net, &self.accs[ply], self.pos.side_to_move()),
             None => self.evals[ply].value(&self.pos),
         };
-        let v = if self.noise.size == 0 {
+        if self.noise.size == 0 {
             v
         } else {
             v + noise(self.pos.key(), self.noise.seed, self.noise.size)
-        };
-        self.fade.apply(v, self.pos.halfmove_clock())
+        }
     }
 
-    /// The static evaluation (the table's when it has one) and the same moved by what the
-    /// search has learnt of its errors; `NO_EVAL` for both in check.
+    /// The static evaluation as the table keeps it (its own when it has one), and the same
+    /// faded and moved by what the search has learnt of its errors; `NO_EVAL` for both in
+    /// check.
     #[inline(always)]
     pub(super) fn static_evals(
         &self,
@@ -284,9 +292,10 @@ impl Worker {
         }
         let raw = match tte {
             Some(e) if e.eval != NO_EVAL => e.eval,
-            _ => self.evaluate(ply),
+            _ => self.unfaded_eval(ply),
         };
-        let corrected = (raw + self.corr.value(&self.pos)).clamp(-DECISIVE + 1, DECISIVE - 1);
+        let faded = self.fade.apply(raw, self.pos.halfmove_clock());
+        let corrected = (faded + self.corr.value(&self.pos)).clamp(-DECISIVE + 1, DECISIVE - 1);
         (raw, corrected)
     }
 
