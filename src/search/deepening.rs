@@ -1,5 +1,5 @@
 //! One thread's iterative deepening: depth after depth, each MultiPV line in an aspiration
-//! window around its last score, the root's moves searched and sorted; the main thread
+//! window around its last score (the root's node is in `root.rs`); the main thread
 //! reports and decides when to stop, helpers search until told to.
 
 use std::sync::atomic::Ordering;

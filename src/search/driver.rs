@@ -1,5 +1,6 @@
-//! One whole search: the root moves (`root.rs`), Lazy SMP helper threads sharing the table (each thread's
-//! iterative deepening is in `deepening.rs`), and the final report and best move.
+//! One whole search: the root moves (`root.rs`), Lazy SMP helper threads sharing the table
+//! (each thread's iterative deepening is in `deepening.rs`), and the final report and best
+//! move.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
