@@ -11,6 +11,7 @@ use crate::engine::Engine;
 use crate::eval::nnue::network::Network;
 use crate::rules::{DEFAULT_MOVE_LIMIT, GameRecord};
 use crate::search::params::Params;
+use crate::search::stats::SearchStats;
 use crate::search::{Limits, Report, Reporter};
 
 /// Depth `chuhan bench` uses when none is given (a few seconds on one core).
@@ -28,11 +29,13 @@ pub fn bench_fens() -> impl Iterator<Item = &'static str> {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct BenchResult {
     pub nodes: u64,
     pub nps: u64,
     pub ms: u64,
+    /// Where the nodes went, summed over the positions.
+    pub stats: SearchStats,
 }
 
 /// The lines `bench` prints, node count and speed last (tools read the last two lines).
@@ -68,6 +71,7 @@ pub fn bench(depth: u32, net: Option<Arc<Network>>, params: Params) -> BenchResu
         params,
     );
     let (mut us, mut nodes) = (0, 0);
+    let mut stats = SearchStats::default();
     for fen in bench_fens() {
         let pos = Position::from_fen(fen).expect("bench positions are valid FEN");
         engine.new_game();
@@ -81,12 +85,14 @@ pub fn bench(depth: u32, net: Option<Arc<Network>>, params: Params) -> BenchResu
         engine.wait();
         us += start.elapsed().as_micros() as u64;
         nodes += nodes_of.0.load(Ordering::Relaxed);
+        stats.add(&engine.search_stats());
     }
     let ms = us / 1000;
     BenchResult {
         nodes,
         nps: nodes * 1000 / ms.max(1),
         ms,
+        stats,
     }
 }
 
@@ -103,6 +109,27 @@ mod tests {
         assert!(a.nodes > 1000);
         let hce = bench(4, None, Params::default());
         assert_eq!(hce.nodes, bench(4, None, Params::default()).nodes);
+    }
+
+    #[test]
+    fn bench_stats_account_for_every_node() {
+        use crate::search::stats::Event;
+        let r = bench(5, Some(crate::eval::nnue::default_net()), Params::default());
+        let s = &r.stats;
+        // Every node the search reports is a main-search or a quiescence node; the root's
+        // visits are counted by neither.
+        let counted = s.get(Event::MainNode) + s.get(Event::QNode);
+        assert!(
+            counted <= r.nodes && counted + 100 * 45 >= r.nodes,
+            "{counted} {}",
+            r.nodes
+        );
+        assert!(s.get(Event::TtHit) <= s.get(Event::TtProbe));
+        assert!(s.get(Event::TtCutoff) <= s.get(Event::TtHit));
+        assert!(s.get(Event::FirstMoveCutoff) <= s.get(Event::BetaCutoff));
+        assert!(s.get(Event::NullCutoff) + s.get(Event::NullVerifyFail) <= s.get(Event::NullTry));
+        assert!(s.get(Event::ReducedResearch) <= s.get(Event::Reduced));
+        assert!(s.get(Event::QNode) > 0 && s.get(Event::BetaCutoff) > 0);
     }
 
     #[test]

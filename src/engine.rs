@@ -16,6 +16,7 @@ use crate::eval::nnue::network::Network;
 use crate::rng::{random_seed, splitmix64};
 use crate::rules::GameRecord;
 use crate::search::params::Params;
+use crate::search::stats::SearchStats;
 use crate::search::strength::{MAX_ELO, Noise, Strength};
 use crate::search::threads::{Job, SearchThreads};
 use crate::search::{
@@ -212,6 +213,26 @@ impl Engine {
             Some(tt) => tt.clear(),
             None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
         }
+    }
+
+    /// Where the searches' nodes went since the workers were made (a new game makes them
+    /// anew), summed over the threads; waits for a running search to end.
+    pub fn search_stats(&mut self) -> SearchStats {
+        self.wait();
+        let (tx, rx) = channel();
+        for i in 0..self.threads.len() {
+            let tx = tx.clone();
+            let job: Job = Box::new(move |w: &mut Box<Worker>| {
+                let _ = tx.send(w.stats().clone());
+            });
+            let _ = self.threads.send(i, job);
+        }
+        drop(tx);
+        let mut total = SearchStats::default();
+        for s in rx {
+            total.add(&s);
+        }
+        total
     }
 
     /// Forget everything learnt from earlier games (hash, histories).

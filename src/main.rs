@@ -62,6 +62,10 @@ enum Command {
         /// each, speeds compared) or a net file.
         #[arg(long, default_value = "nnue")]
         eval: String,
+        /// Also print where the nodes went: branching factor, nodes per depth, quiescence
+        /// share, the table's hit and cutoff rates, how often each pruning fired.
+        #[arg(long)]
+        stats: bool,
     },
     /// Play engines against each other (UCI/UCCI), with statistics, SPRT and PGN.
     Match(Box<chuhan::tools::matches::MatchArgs>),
@@ -401,7 +405,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Play(args)) => chuhan::tools::play::run(args),
-        Some(Command::Bench { depth, eval }) => {
+        Some(Command::Bench { depth, eval, stats }) => {
             let depth = depth.unwrap_or(DEFAULT_BENCH_DEPTH);
             if eval == "both" {
                 let hce = bench(depth, None, Params::default());
@@ -421,7 +425,11 @@ fn main() -> ExitCode {
             }
             match eval_choice(&eval) {
                 Ok(net) => {
-                    println!("{}", bench_report(&bench(depth, net, Params::default())));
+                    let r = bench(depth, net, Params::default());
+                    if stats {
+                        println!("{}", r.stats.report());
+                    }
+                    println!("{}", bench_report(&r));
                     ExitCode::SUCCESS
                 }
                 Err(e) => {

@@ -100,6 +100,7 @@ pub(super) fn iterate(
     let first_depth = 1 + (deepening.w.id as i32 & 1);
     for depth in first_depth..=max_depth(&setup.limits) {
         deepening.w.root_depth = depth;
+        let nodes_before = deepening.w.nodes;
         for pv_idx in 0..multipv {
             deepening.aspiration(depth, pv_idx);
             if deepening.w.aborted {
@@ -109,6 +110,8 @@ pub(super) fn iterate(
         if deepening.w.aborted {
             break;
         }
+        let nodes = deepening.w.nodes - nodes_before;
+        deepening.w.stats.iteration(depth, nodes);
         lines = deepening.complete(depth, multipv, &lines);
         if deepening.finished(&lines, depth) {
             break;

@@ -16,6 +16,7 @@ pub mod report;
 mod root;
 pub(crate) mod score;
 mod see;
+pub mod stats;
 pub mod strength;
 pub(crate) mod threads;
 mod time;

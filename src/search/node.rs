@@ -13,6 +13,7 @@ use super::params::Params;
 use super::picker::MovePicker;
 use super::score::{DECISIVE, INFINITE, from_tt, mate_in, mated_in, to_tt};
 use super::see::see_ge;
+use super::stats::Event;
 use super::worker::{SearchContext, Worker};
 
 /// The score of a table entry if its bound settles the node's window.
@@ -206,6 +207,7 @@ impl Worker {
             && e.depth >= depth
             && let Some(s) = tt_cutoff(e, ply, alpha, beta)
         {
+            self.stats.count(Event::TtCutoff);
             return s;
         }
 
@@ -229,6 +231,7 @@ impl Worker {
         }
         // Internal iterative reduction: without a hash move this node was never searched well.
         if tt_move.is_null() && excluded.is_null() && depth >= self.params.iir_depth {
+            self.stats.count(Event::Iir);
             node.depth -= 1;
         }
         match self.singular::<K>(ctx, &node, tte, beta) {
@@ -267,6 +270,7 @@ impl Worker {
         if self.visit(ctx, ply) {
             return Some(0);
         }
+        self.stats.count(Event::MainNode);
         if let Some(v) = self.decided(ply) {
             return Some(v);
         }
@@ -283,12 +287,16 @@ impl Worker {
     /// The table's entry for the node and its move where that is pseudo-legal here. A search
     /// without one move must not meet (or leave) the table's verdict on the node: no entry.
     #[inline(always)]
-    fn probe(&self, ctx: &SearchContext, excluded: Move) -> (Option<TtEntry>, Move) {
+    fn probe(&mut self, ctx: &SearchContext, excluded: Move) -> (Option<TtEntry>, Move) {
         let tte = if excluded.is_null() {
+            self.stats.count(Event::TtProbe);
             ctx.tt.probe(self.pos.key())
         } else {
             None
         };
+        if tte.is_some() {
+            self.stats.count(Event::TtHit);
+        }
         let tt_move = match tte {
             Some(e) if self.pos.is_pseudo_legal(e.mv) => e.mv,
             _ => Move::NULL,
@@ -319,6 +327,7 @@ impl Worker {
         if node.depth <= p.rfp_depth
             && eval - p.rfp_margin * (node.depth - i32::from(node.improving)) >= beta
         {
+            self.stats.count(Event::ReverseFutility);
             return Some(eval);
         }
         if node.depth >= 2 && eval >= beta && self.null_allowed(node.ply) && self.can_pass() {
@@ -347,6 +356,7 @@ impl Worker {
             + depth / p.nmp_depth_divisor
             + ((eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
         let verify_depth = p.nmp_verify_depth;
+        self.stats.count(Event::NullTry);
         let undo = self.make_null(ply);
         let v = -self.search::<K::Child>(ctx, -beta, -beta + 1, depth - 1 - r, ply + 1);
         self.unmake_null(undo);
@@ -358,13 +368,17 @@ impl Worker {
         }
         let v = if v >= DECISIVE { beta } else { v };
         // Deep nodes verify with a normal reduced search (zugzwang).
-        if depth < verify_depth {
-            return Some(v);
+        if depth >= verify_depth {
+            self.stack[ply].verifying_null = true;
+            let verified = self.search::<All>(ctx, beta - 1, beta, depth - r, ply) >= beta;
+            self.stack[ply].verifying_null = false;
+            if !verified {
+                self.stats.count(Event::NullVerifyFail);
+                return None;
+            }
         }
-        self.stack[ply].verifying_null = true;
-        let verified = self.search::<All>(ctx, beta - 1, beta, depth - r, ply) >= beta;
-        self.stack[ply].verifying_null = false;
-        verified.then_some(v)
+        self.stats.count(Event::NullCutoff);
+        Some(v)
     }
 
     /// Singular extension: if every other move falls well short of the hash move's score,
@@ -392,6 +406,7 @@ impl Worker {
             return Singular::No;
         }
         let singular_beta = score - self.params.singular_margin * depth;
+        self.stats.count(Event::SingularTest);
         self.stack[ply].excluded = node.tt_move;
         let v = self.search::<K::ZeroWindow>(
             ctx,
@@ -404,8 +419,10 @@ impl Worker {
         if self.aborted {
             Singular::Cut(0)
         } else if v < singular_beta {
+            self.stats.count(Event::SingularExtension);
             Singular::Extend
         } else if singular_beta >= beta {
+            self.stats.count(Event::SingularCutoff);
             Singular::Cut(singular_beta)
         } else {
             Singular::No
@@ -485,7 +502,7 @@ impl Worker {
     /// pruning, and asking that costs less than playing it.
     #[inline(always)]
     fn candidate<K: NodeKind>(
-        &self,
+        &mut self,
         m: Move,
         node: &Node,
         pruning: &Pruning,
@@ -498,6 +515,7 @@ impl Worker {
         }
         let capture = self.pos.is_capture(m);
         if !capture && pruning.quiets(searched, best, done.alpha) && !self.pos.gives_check(m) {
+            self.stats.count(Event::QuietPruned);
             return None;
         }
         let quiet_killer = m == known.killers[0] || m == known.killers[1];
@@ -513,6 +531,7 @@ impl Worker {
             && pruning.by_history(searched, best, history)
             && !self.pos.gives_check(m)
         {
+            self.stats.count(Event::HistoryPruned);
             return None;
         }
         // The root's list holds legal moves only.
@@ -522,6 +541,7 @@ impl Worker {
         // SEE pruning: captures that lose much material.
         if capture && pruning.by_see(searched, best) && !see_ge(&self.pos, m, pruning.see_threshold)
         {
+            self.stats.count(Event::SeePruned);
             return None;
         }
         Some(Candidate {
@@ -549,6 +569,9 @@ impl Worker {
             (gives_check || (node.singular && m == node.tt_move))
                 && (ply as i32) < 2 * self.root_depth,
         );
+        if extension > 0 && gives_check {
+            self.stats.count(Event::CheckExtension);
+        }
         let new_depth = depth - 1 + extension;
         let score = if done.searched == 0 {
             -self.search::<K::FirstChild>(ctx, -beta, -alpha, new_depth, ply + 1)
@@ -564,6 +587,9 @@ impl Worker {
             } else {
                 0
             };
+            if r > 0 {
+                self.stats.count(Event::Reduced);
+            }
             self.search_later::<K>(ctx, alpha, beta, new_depth, r, ply)
         };
         self.unmake(m, undo);
@@ -589,6 +615,12 @@ impl Worker {
                 done.best_move = m;
                 self.update_pv(node.ply, m);
                 if score >= beta {
+                    if !K::ROOT {
+                        self.stats.count(Event::BetaCutoff);
+                        if done.searched == 1 {
+                            self.stats.count(Event::FirstMoveCutoff);
+                        }
+                    }
                     // A cutoff at the root is an aspiration fail, not a refutation.
                     if !K::ROOT && !c.capture {
                         let p = &self.params;
@@ -645,6 +677,7 @@ impl Worker {
     ) -> i32 {
         let mut s = -self.search::<Cut>(ctx, -alpha - 1, -alpha, new_depth - r, ply + 1);
         if s > alpha && r > 0 {
+            self.stats.count(Event::ReducedResearch);
             s = -self.search::<K::Child>(ctx, -alpha - 1, -alpha, new_depth, ply + 1);
         }
         if K::PV && s > alpha && s < beta {

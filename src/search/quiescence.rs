@@ -7,6 +7,7 @@ use crate::eval::piece_value;
 use super::node::{result_bound, tt_cutoff};
 use super::picker::MovePicker;
 use super::score::{INFINITE, mated_in, to_tt};
+use super::stats::Event;
 use super::worker::{SearchContext, Worker};
 
 impl Worker {
@@ -22,6 +23,7 @@ impl Worker {
         if self.visit(ctx, ply) {
             return 0;
         }
+        self.stats.count(Event::QNode);
         if let Some(v) = self.decided(ply).or_else(|| self.horizon(ply)) {
             return v;
         }
@@ -45,6 +47,7 @@ impl Worker {
         } else {
             best = static_eval;
             if best >= beta {
+                self.stats.count(Event::StandPat);
                 return best;
             }
             alpha = alpha.max(best);
@@ -67,6 +70,7 @@ impl Worker {
                 // Delta pruning: even winning this piece for free would not reach alpha.
                 let gain = piece_value(self.pos.piece_at(m.to()).kind());
                 if static_eval + gain + self.params.delta_margin <= alpha {
+                    self.stats.count(Event::DeltaPruned);
                     continue;
                 }
             }

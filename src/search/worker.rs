@@ -24,6 +24,7 @@ use super::history::{ContRows, Histories, cont_row};
 use super::params::Params;
 use super::root::RootMove;
 use super::score::{DECISIVE, NO_EVAL, rule_value};
+use super::stats::SearchStats;
 use super::strength::{Noise, noise};
 use super::time::TimeManager;
 
@@ -120,6 +121,8 @@ pub struct Worker {
     fade: Fade,
     /// A strength-limited search's evaluation noise.
     noise: Noise,
+    /// Where this worker's nodes went, over its life (`chuhan bench --stats`).
+    pub(super) stats: SearchStats,
 }
 
 impl Worker {
@@ -159,7 +162,13 @@ impl Worker {
             pv_idx: 0,
             fade: Fade::default(),
             noise: Noise::default(),
+            stats: SearchStats::default(),
         })
+    }
+
+    /// Where this worker's nodes went since it was made.
+    pub fn stats(&self) -> &SearchStats {
+        &self.stats
     }
 
     /// Ready to search the current position of the setup's game: its move limit, net and
