@@ -564,12 +564,15 @@ impl Worker {
         beta: i32,
     ) -> i32 {
         let (m, depth, ply, alpha) = (c.mv, node.depth, node.ply, done.alpha);
+        // Only a check that does not lose material is extended.
+        let check_extends =
+            !self.pos.may_give_check(m) || see_ge(&self.pos, m, self.params.check_ext_see);
         let (undo, gives_check) = self.make(ctx, m, ply);
         let extension = i32::from(
-            (gives_check || (node.singular && m == node.tt_move))
+            ((gives_check && check_extends) || (node.singular && m == node.tt_move))
                 && (ply as i32) < 2 * self.root_depth,
         );
-        if extension > 0 && gives_check {
+        if extension > 0 && gives_check && check_extends {
             self.stats.count(Event::CheckExtension);
         }
         let new_depth = depth - 1 + extension;

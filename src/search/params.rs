@@ -72,6 +72,9 @@ params! {
     /// Singular extension: least depth, and the margin below the hash score per ply.
     singular_depth: 8, 5, 12, 1;
     singular_margin: 2, 1, 5, 1;
+    /// Check extension: the least SEE of a checking move that is extended (a check that
+    /// loses more material only spends depth).
+    check_ext_see: 0, -300, 300, 25;
     /// Quiet-move pruning (late moves and futility): deepest node; late move pruning's
     /// deepest node and its move count base (`base + depth²`, halved when not improving).
     quiet_prune_depth: 6, 3, 9, 1;
