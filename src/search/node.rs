@@ -564,17 +564,18 @@ impl Worker {
         beta: i32,
     ) -> i32 {
         let (m, depth, ply, alpha) = (c.mv, node.depth, node.ply, done.alpha);
-        // Only a check that does not lose material is extended.
-        let check_extends =
-            !self.pos.may_give_check(m) || see_ge(&self.pos, m, self.params.check_ext_see);
+        let may_extend = (ply as i32) < 2 * self.root_depth;
+        // Only a check that does not lose material is extended; SEE only where a check may be.
+        let safe_check = may_extend
+            && self.pos.may_give_check(m)
+            && see_ge(&self.pos, m, self.params.check_ext_see);
         let (undo, gives_check) = self.make(ctx, m, ply);
-        let extension = i32::from(
-            ((gives_check && check_extends) || (node.singular && m == node.tt_move))
-                && (ply as i32) < 2 * self.root_depth,
-        );
-        if extension > 0 && gives_check && check_extends {
+        let check_extension = gives_check && safe_check;
+        if check_extension {
             self.stats.count(Event::CheckExtension);
         }
+        let extension =
+            i32::from(check_extension || (may_extend && node.singular && m == node.tt_move));
         let new_depth = depth - 1 + extension;
         let score = if done.searched == 0 {
             -self.search::<K::FirstChild>(ctx, -beta, -alpha, new_depth, ply + 1)
