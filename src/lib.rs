@@ -12,6 +12,7 @@ pub mod protocol;
 pub mod rng;
 pub mod rules;
 pub mod search;
+pub mod serve;
 pub mod tools;
 pub mod tt;
 pub mod tune;

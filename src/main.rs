@@ -81,6 +81,8 @@ enum Command {
     /// Opening books: build one from PGN games, or show what one offers.
     #[command(subcommand)]
     Book(chuhan::tools::book::BookCommand),
+    /// Serve a board in the browser for play and analysis (http://127.0.0.1:8080/).
+    Serve(chuhan::serve::ServeArgs),
 }
 
 #[derive(clap::Args)]
@@ -443,6 +445,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => exit_code(datagen(args)),
         Some(Command::WdlFit(args)) => exit_code(wdl_fit(args)),
         Some(Command::Book(command)) => exit_code(chuhan::tools::book::run(command)),
+        Some(Command::Serve(args)) => exit_code(chuhan::serve::run(&args)),
         Some(Command::Tune(t)) => match tune(t) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
