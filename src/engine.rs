@@ -706,6 +706,33 @@ mod tests {
         assert!((20_000..=20_000 + 20_000 / 32).contains(&nodes), "{nodes}");
     }
 
+    #[test]
+    fn soft_node_limit_ends_the_search_after_the_iteration_that_passes_it() {
+        let _serial = serial();
+        let (mut e, rx) = engine();
+        let (soft, hard) = (5_000, 1_000_000);
+        let (infos, best) = search(
+            &mut e,
+            &rx,
+            Limits {
+                nodes: Some(hard),
+                soft_nodes: Some(soft),
+                ..Limits::default()
+            },
+        );
+        let mut done: Vec<u64> = infos
+            .iter()
+            .filter(|i| i.bound == Bound::Exact)
+            .map(|i| i.nodes)
+            .collect();
+        // The search's final report repeats its last iteration.
+        done.dedup();
+        let (last, earlier) = done.split_last().unwrap();
+        assert!(earlier.iter().all(|&n| n < soft), "{done:?}");
+        assert!((soft..hard).contains(last), "{done:?}");
+        assert!(best.best.is_some());
+    }
+
     /// Waits for an info of `depth` (the search has reached it), then checks no best move came.
     fn reach_depth_without_best_move(e: &Engine, rx: &Receiver<Report>, depth: u32) {
         for r in rx.iter() {

@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod board;
 pub mod book;
+pub mod checksum;
 pub mod engine;
 pub mod eval;
 pub mod movegen;

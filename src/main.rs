@@ -226,7 +226,18 @@ struct DatagenArgs {
     /// Nodes searched per move.
     #[arg(long, default_value_t = 5_000)]
     nodes: u64,
-    /// Random plies before the searches take over: `N` or `LO-HI`.
+    /// No new iteration once a search has this many nodes (`--nodes` stays the hard limit):
+    /// the nodes of an iteration that would not finish are saved (default: off).
+    #[arg(long)]
+    soft_nodes: Option<u64>,
+    /// Openings walked out of this book (ElephantEye's BOOK.DAT format, `chuhan book build`)
+    /// by weight before the random plies.
+    #[arg(long)]
+    book: Option<PathBuf>,
+    /// Book moves at most in an opening's walk.
+    #[arg(long, default_value_t = 16, requires = "book")]
+    book_plies: u32,
+    /// Random plies (after the book's) before the searches take over: `N` or `LO-HI`.
     #[arg(long, default_value = "6-10", value_parser = parse_ply_range)]
     random_plies: (u32, u32),
     /// Openings a search of this many nodes scores beyond `--opening-max-cp` are drawn again
@@ -295,7 +306,21 @@ fn datagen(a: DatagenArgs) -> std::io::Result<()> {
         selfplay: chuhan::tools::selfplay::SelfPlayConfig {
             limits: chuhan::search::Limits {
                 nodes: Some(a.nodes.max(1)),
+                soft_nodes: a.soft_nodes,
                 ..Default::default()
+            },
+            book: match &a.book {
+                Some(path) => {
+                    let bytes = std::fs::read(path)?;
+                    let book = chuhan::book::Book::from_bytes(&bytes)
+                        .map_err(|e| std::io::Error::other(format!("{}: {e}", path.display())))?;
+                    Some(chuhan::tools::selfplay::BookWalk {
+                        book: std::sync::Arc::new(book),
+                        plies: a.book_plies,
+                        id: u64::from(chuhan::checksum::fnv1a(&bytes)),
+                    })
+                }
+                None => None,
             },
             opening_plies: a.random_plies.0..=a.random_plies.1,
             opening_check: (a.opening_nodes > 0).then_some((a.opening_nodes, a.opening_max_cp)),

@@ -129,6 +129,20 @@ impl Book {
         }
         Vec::new()
     }
+
+    /// A walk of up to `plies` book moves from `start`, each drawn in proportion to the
+    /// weights (`draw` gives uniform random numbers); shorter where the book runs out.
+    pub fn walk(&self, start: &Position, plies: usize, mut draw: impl FnMut() -> u64) -> Vec<Move> {
+        let mut pos = start.clone();
+        let mut line = Vec::new();
+        while line.len() < plies
+            && let Some(b) = choose(&self.moves(&pos), false, draw())
+        {
+            pos.do_move(b.mv);
+            line.push(b.mv);
+        }
+        line
+    }
 }
 
 /// Picks one of `moves` (heaviest first, as [`Book::moves`] gives them): the heaviest when
@@ -177,6 +191,30 @@ mod tests {
             .map(|b| format!("{} {}", b.mv, b.weight))
             .collect();
         assert_eq!(moves, ["h2e2 90", "b0c2 10"]);
+    }
+
+    #[test]
+    fn a_walk_follows_the_book_by_weight_until_it_runs_out() {
+        let start = Position::startpos();
+        let mut after = start.clone();
+        after.do_move(start.parse_move("h2e2").unwrap());
+        let book = Book::from_entries(vec![
+            entry(&start, "h2e2", 3),
+            entry(&start, "b0c2", 1),
+            entry(&after, "h9g7", 1),
+        ]);
+        // Draws below 3 of the 4 weights pick h2e2; the book ends after h9g7.
+        let mut draws = [0u64, 0, 0].into_iter();
+        let line: Vec<String> = book
+            .walk(&start, 5, || draws.next().unwrap())
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        assert_eq!(line, ["h2e2", "h9g7"]);
+        let line = book.walk(&start, 5, || 3);
+        assert_eq!(line.len(), 1);
+        assert_eq!(line[0].to_string(), "b0c2");
+        assert_eq!(book.walk(&start, 1, || 0).len(), 1, "no more than asked");
     }
 
     #[test]

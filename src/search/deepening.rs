@@ -220,7 +220,7 @@ impl Deepening<'_, '_> {
 
     /// The main thread, after a completed iteration: stores the root's result, reports the
     /// lines (all of them early, then throttled) and says whether to stop: a mate asked for
-    /// is found, the only move is known, or the time manager's soft limit is reached.
+    /// is found, the only move is known, or a soft limit (time or nodes) is reached.
     fn finished(&mut self, lines: &[Line], depth: i32) -> bool {
         let Some(reporter) = self.reporter else {
             return false;
@@ -251,6 +251,7 @@ impl Deepening<'_, '_> {
         let stability = (p.stability_base + self.instability).min(p.stability_max);
         mate_found
             || only_move
+            || limits.soft_nodes.is_some_and(|n| ctx.total_nodes() >= n)
             || ctx
                 .time
                 .soft_limit_reached(ctx.control, stability, Instant::now())

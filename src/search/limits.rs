@@ -18,6 +18,9 @@ pub struct Limits {
     pub movetime_ms: Option<u64>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// No new iteration once this many nodes are searched (`nodes` stays the hard limit): the
+    /// nodes an unfinished last iteration would waste are saved.
+    pub soft_nodes: Option<u64>,
     /// Search for a mate in this many moves.
     pub mate: Option<u32>,
     pub infinite: bool,

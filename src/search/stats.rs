@@ -132,6 +132,11 @@ impl SearchStats {
         self.events[e as usize]
     }
 
+    /// Nodes of the main search and quiescence.
+    pub fn nodes(&self) -> u64 {
+        self.get(Event::MainNode) + self.get(Event::QNode)
+    }
+
     /// An iteration at `depth` completed after searching `nodes` nodes.
     pub fn iteration(&mut self, depth: i32, nodes: u64) {
         let d = (depth.max(0) as usize).min(DEPTHS - 1);
@@ -170,7 +175,7 @@ impl SearchStats {
     /// the nodes of each depth.
     pub fn report(&self) -> String {
         let share = |a: Event, b: Event| 100.0 * self.get(a) as f64 / self.get(b).max(1) as f64;
-        let nodes = self.get(Event::MainNode) + self.get(Event::QNode);
+        let nodes = self.nodes();
         let mut s = String::new();
         s += &format!(
             "quiescence share of nodes: {:.1}%\n",

@@ -8,6 +8,7 @@ use std::ops::RangeInclusive;
 use std::sync::{Arc, Mutex};
 
 use crate::board::{Move, Position};
+use crate::book::Book;
 use crate::engine::Engine;
 use crate::eval::nnue::network::Network;
 use crate::rng::Rng;
@@ -26,11 +27,23 @@ pub struct Adjudication {
     pub plies: u32,
 }
 
+/// Openings walked out of a book before the random plies.
+#[derive(Clone, Debug)]
+pub struct BookWalk {
+    pub book: Arc<Book>,
+    /// Book moves at most; fewer where the book runs out.
+    pub plies: u32,
+    /// Names the book's contents (a hash of its file), for datagen's settings.
+    pub id: u64,
+}
+
 #[derive(Clone, Debug)]
 pub struct SelfPlayConfig {
     /// The limit of every move's search: a depth or a node count.
     pub limits: Limits,
-    /// Random legal plies played from the start position before the searches take over.
+    /// A walk out of a book from the start position, drawn by weight, before the random plies.
+    pub book: Option<BookWalk>,
+    /// Random legal plies played (after the book's) before the searches take over.
     pub opening_plies: RangeInclusive<u32>,
     /// Openings whose short search (this many nodes) scores beyond `max_opening_cp` for either
     /// side are drawn again; `None` keeps every opening.
@@ -55,6 +68,8 @@ pub struct Searched {
     pub pos: Position,
     pub ply: u32,
     pub score: Option<i32>,
+    /// The depth of the search's last completed iteration.
+    pub depth: u32,
     pub best: Move,
     pub quiet: bool,
 }
@@ -87,14 +102,26 @@ pub struct PlayedGame {
     pub ending: Ending,
 }
 
-/// Keeps the best move and its score of one search.
+/// What one search found.
+#[derive(Clone, Copy, Default)]
+struct Found {
+    best: Option<Move>,
+    score: Option<Score>,
+    /// The last completed iteration's depth.
+    depth: u32,
+}
+
+/// Keeps what one search found.
 #[derive(Default)]
-struct Outcome(Mutex<(Option<Score>, Option<Move>)>);
+struct Outcome(Mutex<Found>);
 
 impl Reporter for Outcome {
     fn report(&self, report: Report) {
-        if let Report::BestMove(b) = report {
-            *self.0.lock().expect("reporter lock") = (b.score, b.best);
+        let mut found = self.0.lock().expect("reporter lock");
+        match report {
+            Report::Info(i) if i.multipv == 1 => found.depth = i.depth,
+            Report::BestMove(b) => (found.score, found.best) = (b.score, b.best),
+            _ => {}
         }
     }
 }
@@ -118,13 +145,13 @@ impl Player {
         Player { engine, outcome }
     }
 
-    /// Searches the current position of `rec` under `limits`: the best move and its score.
-    fn search(&mut self, rec: &GameRecord, limits: &Limits) -> (Option<Move>, Option<Score>) {
+    /// Searches the current position of `rec` under `limits`.
+    fn search(&mut self, rec: &GameRecord, limits: &Limits) -> Found {
+        *self.outcome.0.lock().expect("reporter lock") = Found::default();
         self.engine.set_game(rec.clone());
         self.engine.go(limits.clone());
         self.engine.wait();
-        let (score, best) = *self.outcome.0.lock().expect("reporter lock");
-        (best, score)
+        *self.outcome.0.lock().expect("reporter lock")
     }
 }
 
@@ -133,6 +160,14 @@ fn opening(cfg: &SelfPlayConfig, rng: &mut Rng, player: &mut Player) -> GameReco
     let (lo, hi) = (*cfg.opening_plies.start(), *cfg.opening_plies.end());
     loop {
         let mut rec = GameRecord::new(Position::startpos());
+        if let Some(w) = &cfg.book {
+            for m in w
+                .book
+                .walk(rec.position(), w.plies as usize, || rng.next_u64())
+            {
+                rec.push(m);
+            }
+        }
         let plies = lo + rng.below((hi.saturating_sub(lo) + 1) as usize) as u32;
         for _ in 0..plies {
             let moves = rec.position().legal_moves();
@@ -151,7 +186,7 @@ fn opening(cfg: &SelfPlayConfig, rng: &mut Rng, player: &mut Player) -> GameReco
                 ..Limits::default()
             };
             player.engine.clear_hash();
-            match player.search(&rec, &limits).1 {
+            match player.search(&rec, &limits).score {
                 Some(Score::Cp(cp)) if cp.abs() <= max_cp => {}
                 _ => continue,
             }
@@ -176,7 +211,7 @@ pub fn play_game(cfg: &SelfPlayConfig, seed: u64, index: u64) -> PlayedGame {
         if rec.moves().len() >= cfg.max_plies {
             break (GameResult::Draw, Ending::MaxPlies);
         }
-        let (best, score) = player.search(&rec, &cfg.limits);
+        let Found { best, score, depth } = player.search(&rec, &cfg.limits);
         let Some(best) = best else {
             // No legal move: the verdict above would have ended the game.
             break (GameResult::Draw, Ending::MaxPlies);
@@ -208,6 +243,7 @@ pub fn play_game(cfg: &SelfPlayConfig, seed: u64, index: u64) -> PlayedGame {
                 Some(Score::Cp(cp)) => Some(cp),
                 _ => None,
             },
+            depth,
             best,
             quiet: !pos.in_check() && !pos.is_capture(best) && !pos.gives_check(best),
             pos: pos.clone(),
@@ -218,5 +254,51 @@ pub fn play_game(cfg: &SelfPlayConfig, seed: u64, index: u64) -> PlayedGame {
         positions,
         result,
         ending,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::{Entry, zobrist};
+
+    #[test]
+    fn games_open_with_a_walk_out_of_the_book() {
+        let start = Position::startpos();
+        let h2e2 = start.parse_move("h2e2").unwrap();
+        let mut after = start.clone();
+        after.do_move(h2e2);
+        let entry = |pos: &Position, mv: Move| Entry {
+            lock: zobrist::lock(pos, false),
+            code: zobrist::encode(mv),
+            weight: 1,
+        };
+        let h9g7 = after.parse_move("h9g7").unwrap();
+        let book = Book::from_entries(vec![entry(&start, h2e2), entry(&after, h9g7)]);
+        let cfg = SelfPlayConfig {
+            limits: Limits {
+                nodes: Some(200),
+                ..Limits::default()
+            },
+            book: Some(BookWalk {
+                book: Arc::new(book),
+                plies: 8,
+                id: 0,
+            }),
+            opening_plies: 0..=0,
+            opening_check: None,
+            adjudication: None,
+            move_limit: 0,
+            search_move_limit: 0,
+            max_plies: 4,
+            net: None,
+        };
+        for index in 0..3 {
+            let game = play_game(&cfg, 7, index);
+            let mut expected = after.clone();
+            expected.do_move(h9g7);
+            assert_eq!(game.positions[0].pos.key(), expected.key());
+            assert_eq!(game.positions[0].ply, 2);
+        }
     }
 }

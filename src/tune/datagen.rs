@@ -39,6 +39,7 @@ pub fn play_game(cfg: &GenConfig, index: usize) -> Vec<String> {
             depth: Some(cfg.depth.max(1)),
             ..Limits::default()
         },
+        book: None,
         opening_plies: 4..=8,
         opening_check: None,
         adjudication: None,

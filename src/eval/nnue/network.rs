@@ -20,6 +20,8 @@
 
 use std::fmt;
 
+use crate::checksum::fnv1a;
+
 use super::features::FEATURES;
 
 pub const HIDDEN: usize = 256;
@@ -113,12 +115,6 @@ impl fmt::Display for NetError {
             NetError::OutOfRange => write!(f, "weights out of the range the arithmetic allows"),
         }
     }
-}
-
-fn fnv1a(bytes: &[u8]) -> u32 {
-    bytes.iter().fold(0x811c_9dc5u32, |h, &b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    })
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {

@@ -42,6 +42,10 @@ pub struct DatagenSummary {
     /// Games and positions this run wrote.
     pub games: u64,
     pub positions: u64,
+    /// Positions searched, kept or not.
+    pub searched: u64,
+    /// The depths of the written positions' searches, added up.
+    pub depths: u64,
     pub seconds: f64,
     /// Red wins, draws, Black wins.
     pub results: [u64; 3],
@@ -53,11 +57,14 @@ pub struct DatagenSummary {
 impl DatagenSummary {
     pub fn report(&self) -> String {
         let mut s = format!(
-            "{} games, {} positions in {:.0} s ({:.0} positions/s); this seed now has {} games in the file\n",
+            "{} games, {} positions ({:.1}% of {} searched) in {:.0} s ({:.0} positions/s, searched to depth {:.2} on average); this seed now has {} games in the file\n",
             self.games,
             self.positions,
+            100.0 * self.positions as f64 / self.searched.max(1) as f64,
+            self.searched,
             self.seconds,
             self.positions as f64 / self.seconds.max(1e-9),
+            self.depths as f64 / self.positions.max(1) as f64,
             self.games_in_file
         );
         let pct = |n: u64| 100.0 * n as f64 / self.games.max(1) as f64;
@@ -83,9 +90,18 @@ impl DatagenSummary {
 fn settings_key(cfg: &DatagenConfig) -> String {
     let sp = &cfg.selfplay;
     format!(
-        "nodes={:?} depth={:?} opening={}-{} check={:?} adjudication={:?} move_limit={} search_move_limit={} max_plies={}{}",
+        "nodes={:?}{} depth={:?}{} opening={}-{} check={:?} adjudication={:?} move_limit={} search_move_limit={} max_plies={}{}",
         sp.limits.nodes,
+        // Runs without a soft limit keep the key earlier runs wrote.
+        sp.limits
+            .soft_nodes
+            .map_or(String::new(), |n| format!(" soft_nodes={n}")),
         sp.limits.depth,
+        // Runs without a book keep the key earlier runs wrote.
+        sp.book.as_ref().map_or(String::new(), |w| format!(
+            " book={:016x}/{}",
+            w.id, w.plies
+        )),
         sp.opening_plies.start(),
         sp.opening_plies.end(),
         sp.opening_check,
@@ -139,13 +155,17 @@ fn write_progress(cfg: &DatagenConfig, settings: &str, games: u64, bytes: u64) -
     std::fs::rename(tmp, path)
 }
 
-/// The records a finished game contributes.
-fn game_records(game: &PlayedGame) -> Vec<Record> {
-    game.positions
+/// The records a finished game contributes, and their searches' depths added up.
+fn game_records(game: &PlayedGame) -> (Vec<Record>, u64) {
+    let kept = game
+        .positions
         .iter()
-        .filter(|p| p.quiet)
+        .filter(|p| p.quiet && p.score.is_some());
+    let depths = kept.clone().map(|p| u64::from(p.depth)).sum();
+    let records = kept
         .filter_map(|p| Some(Record::new(&p.pos, p.score?, game.result, p.ply)))
-        .collect()
+        .collect();
+    (records, depths)
 }
 
 /// Plays games `start..cfg.games` of the seed and appends their positions to `cfg.out`.
@@ -209,7 +229,7 @@ pub fn run(cfg: &DatagenConfig, stop: &AtomicBool) -> io::Result<DatagenSummary>
         for (i, game) in rx {
             waiting.insert(i, game);
             while let Some(game) = waiting.remove(&written) {
-                let recs = game_records(&game);
+                let (recs, depths) = game_records(&game);
                 for r in &recs {
                     out.write_all(&r.0)?;
                 }
@@ -219,6 +239,8 @@ pub fn run(cfg: &DatagenConfig, stop: &AtomicBool) -> io::Result<DatagenSummary>
                 write_progress(cfg, &settings, written, bytes)?;
                 summary.games += 1;
                 summary.positions += recs.len() as u64;
+                summary.depths += depths;
+                summary.searched += game.positions.len() as u64;
                 summary.results[match game.result {
                     GameResult::RedWins => 0,
                     GameResult::Draw => 1,
@@ -263,6 +285,7 @@ mod tests {
                     nodes: Some(400),
                     ..Limits::default()
                 },
+                book: None,
                 opening_plies: 4..=6,
                 opening_check: Some((200, 400)),
                 adjudication: Some(crate::tools::selfplay::Adjudication { cp: 1500, plies: 4 }),

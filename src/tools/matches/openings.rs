@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use crate::board::Position;
-use crate::book::{Book, choose};
+use crate::book::Book;
 use crate::rng::splitmix64;
 
 /// Reads every position of `path`, refusing the file at the first bad line.
@@ -51,17 +51,11 @@ pub fn book_openings(book: &Book, plies: usize, count: usize, seed: u64) -> Vec<
             break;
         }
         let mut pos = Position::startpos();
-        let complete = (0..plies).all(|_| {
-            let moves = book.moves(&pos);
-            match choose(&moves, false, splitmix64(&mut state)) {
-                Some(b) => {
-                    pos.do_move(b.mv);
-                    true
-                }
-                None => false,
-            }
-        });
-        if complete && !pos.has_no_legal_move() && seen.insert(pos.key()) {
+        let line = book.walk(&pos, plies, || splitmix64(&mut state));
+        for &m in &line {
+            pos.do_move(m);
+        }
+        if line.len() == plies && !pos.has_no_legal_move() && seen.insert(pos.key()) {
             out.push(pos);
         }
     }
