@@ -211,10 +211,17 @@ fn train(a: TrainArgs) -> std::io::Result<()> {
 }
 
 #[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct DatagenArgs {
+    #[command(subcommand)]
+    command: Option<DatagenCommand>,
     /// Data file to append to (`<out>.progress` beside it lets a run go on where it stopped).
-    #[arg(long)]
-    out: PathBuf,
+    #[arg(long, required = true)]
+    out: Option<PathBuf>,
+    /// Play only shard K of N (K from 1) of the run's games: contiguous ranges, so `chuhan
+    /// datagen merge` of all N shard files is the file of the whole run.
+    #[arg(long, value_parser = chuhan::tools::datagen::Shard::parse)]
+    shard: Option<chuhan::tools::datagen::Shard>,
     /// Games of this seed to reach (counting games earlier runs of it wrote).
     #[arg(long, default_value_t = 10_000)]
     games: u64,
@@ -295,10 +302,29 @@ fn parse_adjudication(s: &str) -> Result<chuhan::tools::selfplay::Adjudication, 
     })
 }
 
+#[derive(Subcommand)]
+enum DatagenCommand {
+    /// Join the files of every shard of one run into the whole run's file.
+    Merge {
+        /// The joined file (must not exist); a progress file is written beside it.
+        #[arg(long)]
+        out: PathBuf,
+        /// Every shard's file, in any order.
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+    },
+}
+
 fn datagen(a: DatagenArgs) -> std::io::Result<()> {
-    use chuhan::tools::datagen::{DatagenConfig, run};
+    use chuhan::tools::datagen::{DatagenConfig, merge, run};
+    if let Some(DatagenCommand::Merge { out, shards }) = a.command {
+        let (games, bytes) = merge(&shards, &out)?;
+        println!("{games} games, {bytes} bytes written to {}", out.display());
+        return Ok(());
+    }
     let cfg = DatagenConfig {
         games: a.games,
+        shard: a.shard,
         seed: a.seed,
         threads: a
             .threads
@@ -330,7 +356,7 @@ fn datagen(a: DatagenArgs) -> std::io::Result<()> {
             max_plies: 400,
             net: eval_choice(&a.eval)?,
         },
-        out: a.out,
+        out: a.out.expect("clap requires --out"),
         progress: true,
     };
     chuhan::tools::interrupt::install();

@@ -8,6 +8,10 @@
 //! the settings, the games written and the file length after them; a run with the same seed
 //! and settings cuts any partial game off and goes on from there, one with another seed appends
 //! after what is there.
+//!
+//! A run can be split over machines: `--shard K/N` plays the K-th of N contiguous ranges of the
+//! run's games (the same seeds, so the same games), and [`merge`] joins the shards' files, in
+//! order, into the file the whole run would have written, byte for byte.
 
 pub mod record;
 
@@ -26,9 +30,46 @@ use crate::search::threads::THREAD_STACK;
 use crate::tools::selfplay::{PlayedGame, SelfPlayConfig, play_game};
 use record::{RECORD_BYTES, Record};
 
+/// Shard `index` (from 1) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// Reads `K/N`, 1 ≤ K ≤ N.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let bad = || format!("'{s}' is not a shard K/N with 1 <= K <= N");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The games of a run of `games` this shard plays.
+    pub fn games(self, games: u64) -> std::ops::Range<u64> {
+        let at = |i: u64| (u128::from(games) * u128::from(i) / u128::from(self.count)) as u64;
+        at(self.index - 1)..at(self.index)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct DatagenConfig {
     pub games: u64,
+    /// Play only this share of the games.
+    pub shard: Option<Shard>,
     pub seed: u64,
     pub threads: usize,
     pub selfplay: SelfPlayConfig,
@@ -132,7 +173,11 @@ fn resume_point(cfg: &DatagenConfig, settings: &str) -> io::Result<Option<(u64, 
             .find_map(|l| l.strip_prefix(name))
             .map(str::trim)
     };
-    if field("seed=") != Some(&cfg.seed.to_string()) || field("settings=") != Some(settings) {
+    let shard = cfg.shard.map(|s| (s.to_string(), cfg.games.to_string()));
+    if field("seed=") != Some(&cfg.seed.to_string())
+        || field("settings=") != Some(settings)
+        || field("shard=").zip(field("total=")) != shard.as_ref().map(|(s, t)| (&s[..], &t[..]))
+    {
         return Ok(None);
     }
     let num = |name: &str| field(name).and_then(|v| v.parse::<u64>().ok());
@@ -148,8 +193,13 @@ fn write_progress(cfg: &DatagenConfig, settings: &str, games: u64, bytes: u64) -
     std::fs::write(
         &tmp,
         format!(
-            "seed={}\nsettings={}\ngames={games}\nbytes={bytes}\n",
-            cfg.seed, settings
+            "seed={}\nsettings={}\n{}games={games}\nbytes={bytes}\n",
+            cfg.seed,
+            settings,
+            cfg.shard.map_or(String::new(), |s| format!(
+                "shard={s}\ntotal={}\n",
+                cfg.games
+            ))
         ),
     )?;
     std::fs::rename(tmp, path)
@@ -168,14 +218,19 @@ fn game_records(game: &PlayedGame) -> (Vec<Record>, u64) {
     (records, depths)
 }
 
-/// Plays games `start..cfg.games` of the seed and appends their positions to `cfg.out`.
+/// Plays games `start..cfg.games` of the seed (of the shard's range) and appends their
+/// positions to `cfg.out`.
 /// Stops early, after the games under way, when `stop` is set.
 pub fn run(cfg: &DatagenConfig, stop: &AtomicBool) -> io::Result<DatagenSummary> {
     // Computed once: it hashes the net.
     let settings = settings_key(cfg);
+    let games = cfg.shard.map_or(0..cfg.games, |s| s.games(cfg.games));
     let (start, keep) = match resume_point(cfg, &settings)? {
         Some(p) => p,
-        None => (0, std::fs::metadata(&cfg.out).map(|m| m.len()).unwrap_or(0)),
+        None => (
+            games.start,
+            std::fs::metadata(&cfg.out).map(|m| m.len()).unwrap_or(0),
+        ),
     };
     let file = OpenOptions::new()
         .create(true)
@@ -187,7 +242,7 @@ pub fn run(cfg: &DatagenConfig, stop: &AtomicBool) -> io::Result<DatagenSummary>
     let mut out = BufWriter::new(file);
     write_progress(cfg, &settings, start, bytes)?;
 
-    let todo = cfg.games.saturating_sub(start);
+    let todo = games.end.saturating_sub(start);
     let bar = if cfg.progress {
         ProgressBar::new(todo)
     } else {
@@ -211,7 +266,7 @@ pub fn run(cfg: &DatagenConfig, stop: &AtomicBool) -> io::Result<DatagenSummary>
                 .spawn_scoped(s, move || {
                     while !stop.load(Ordering::Relaxed) {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= cfg.games {
+                        if i >= games.end {
                             break;
                         }
                         let game = play_game(&cfg.selfplay, cfg.seed, i);
@@ -264,6 +319,107 @@ pub fn run(cfg: &DatagenConfig, stop: &AtomicBool) -> io::Result<DatagenSummary>
     Ok(summary)
 }
 
+/// What a shard's progress file says.
+struct ShardState {
+    seed: String,
+    settings: String,
+    shard: Shard,
+    total: u64,
+    games: u64,
+    bytes: u64,
+}
+
+fn shard_state(file: &Path) -> io::Result<ShardState> {
+    let bad = |what: &str| io::Error::other(format!("{}: {what}", file.display()));
+    let text = std::fs::read_to_string(progress_path(file))
+        .map_err(|e| bad(&format!("no progress file beside it ({e})")))?;
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(|v| v.trim().to_string())
+            .ok_or_else(|| bad(&format!("its progress file has no {name}")))
+    };
+    let num = |name: &str| {
+        field(name)?
+            .parse::<u64>()
+            .map_err(|_| bad(&format!("its progress file's {name} is not a number")))
+    };
+    Ok(ShardState {
+        seed: field("seed=")?,
+        settings: field("settings=")?,
+        shard: Shard::parse(&field("shard=")?).map_err(|e| bad(&e))?,
+        total: num("total=")?,
+        games: num("games=")?,
+        bytes: num("bytes=")?,
+    })
+}
+
+/// Joins the files of every shard of one run, in shard order, into `out` (which must not
+/// exist), with a progress file as the whole run would have left: the same command without
+/// `--shard` goes on from it. Refuses shards of different runs, a shard given twice, a missing
+/// or unfinished shard. Returns the games and bytes written.
+pub fn merge(shards: &[PathBuf], out: &Path) -> io::Result<(u64, u64)> {
+    let mut states = shards
+        .iter()
+        .map(|f| Ok((shard_state(f)?, f)))
+        .collect::<io::Result<Vec<_>>>()?;
+    states.sort_by_key(|(s, _)| s.shard.index);
+    let Some((first, _)) = states.first() else {
+        return Err(io::Error::other("no shard to merge"));
+    };
+    let (seed, settings, count, total) = (
+        first.seed.clone(),
+        first.settings.clone(),
+        first.shard.count,
+        first.total,
+    );
+    for (i, (s, file)) in states.iter().enumerate() {
+        let name = file.display();
+        if s.seed != seed || s.settings != settings || s.shard.count != count || s.total != total {
+            return Err(io::Error::other(format!(
+                "{name} is a shard of another run (seed, settings or split differ)"
+            )));
+        }
+        if i > 0 && states[i - 1].0.shard.index == s.shard.index {
+            return Err(io::Error::other(format!(
+                "shard {} is given twice ({} and {name})",
+                s.shard,
+                states[i - 1].1.display()
+            )));
+        }
+        let games = s.shard.games(total);
+        if s.games != games.end || std::fs::metadata(file)?.len() != s.bytes {
+            return Err(io::Error::other(format!(
+                "{name}: shard {} is not finished ({} of games {}..{} written)",
+                s.shard,
+                s.games.saturating_sub(games.start),
+                games.start,
+                games.end
+            )));
+        }
+    }
+    if states.len() as u64 != count {
+        let have: Vec<u64> = states.iter().map(|(s, _)| s.shard.index).collect();
+        let missing: Vec<String> = (1..=count)
+            .filter(|k| !have.contains(k))
+            .map(|k| format!("{k}/{count}"))
+            .collect();
+        return Err(io::Error::other(format!(
+            "shards missing: {}",
+            missing.join(", ")
+        )));
+    }
+    let mut joined = BufWriter::new(OpenOptions::new().write(true).create_new(true).open(out)?);
+    let mut bytes = 0;
+    for (_, file) in &states {
+        bytes += io::copy(&mut std::fs::File::open(file)?, &mut joined)?;
+    }
+    joined.flush()?;
+    let progress = format!("seed={seed}\nsettings={settings}\ngames={total}\nbytes={bytes}\n");
+    std::fs::write(progress_path(out), progress)?;
+    Ok((total, bytes))
+}
+
 /// Reads a whole data file.
 pub fn read_records(path: &Path) -> io::Result<Vec<Record>> {
     let bytes = std::fs::read(path)?;
@@ -278,6 +434,7 @@ mod tests {
     fn config(out: PathBuf, games: u64) -> DatagenConfig {
         DatagenConfig {
             games,
+            shard: None,
             seed: 3,
             threads: 2,
             selfplay: SelfPlayConfig {
@@ -359,5 +516,79 @@ mod tests {
         assert_eq!(std::fs::metadata(&out).unwrap().len(), 0);
         let _ = std::fs::remove_file(progress_path(&out));
         let _ = std::fs::remove_file(out);
+    }
+
+    #[test]
+    fn shards_split_the_games_into_contiguous_ranges() {
+        let parts: Vec<_> = (1..=3)
+            .map(|k| Shard { index: k, count: 3 }.games(10))
+            .collect();
+        assert_eq!(parts, [0..3, 3..6, 6..10]);
+        assert_eq!(Shard::parse("2/3"), Ok(Shard { index: 2, count: 3 }));
+        for bad in ["0/3", "4/3", "3", "a/b", "1/0"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn merged_shards_are_the_whole_run_and_merge_refuses_what_is_not_one_run() {
+        let never = AtomicBool::new(false);
+        let whole = temp("shard-whole");
+        run(&config(whole.clone(), 5), &never).unwrap();
+        let shard = |k: u64, name: &str| {
+            let out = temp(name);
+            let mut cfg = config(out.clone(), 5);
+            cfg.shard = Some(Shard { index: k, count: 3 });
+            let s = run(&cfg, &never).unwrap();
+            assert_eq!(
+                s.games,
+                Shard { index: k, count: 3 }.games(5).count() as u64
+            );
+            out
+        };
+        let files = [
+            shard(3, "shard-3"),
+            shard(1, "shard-1"),
+            shard(2, "shard-2"),
+        ];
+        let joined = temp("shard-joined");
+        let (games, _) = merge(&files, &joined).unwrap();
+        assert_eq!(games, 5);
+        assert_eq!(
+            std::fs::read(&joined).unwrap(),
+            std::fs::read(&whole).unwrap()
+        );
+        // The joined file goes on as the whole run would: nothing left to play for 5 games.
+        let more = run(&config(joined.clone(), 5), &never).unwrap();
+        assert_eq!((more.games, more.games_in_file), (0, 5));
+
+        let again = temp("shard-again");
+        let twice = [files[0].clone(), files[1].clone(), files[1].clone()];
+        let e = merge(&twice, &again).unwrap_err().to_string();
+        assert!(e.contains("given twice"), "{e}");
+        let e = merge(&files[..2], &again).unwrap_err().to_string();
+        assert!(e.contains("missing: 2/3"), "{e}");
+        // A shard of another seed.
+        let other = temp("shard-other");
+        let mut cfg = config(other.clone(), 5);
+        cfg.shard = Some(Shard { index: 2, count: 3 });
+        cfg.seed = 4;
+        run(&cfg, &never).unwrap();
+        let mixed = [files[0].clone(), files[1].clone(), other.clone()];
+        let e = merge(&mixed, &again).unwrap_err().to_string();
+        assert!(e.contains("another run"), "{e}");
+        // An unfinished shard: its last game cut off.
+        std::fs::write(progress_path(&files[2]), {
+            let t = std::fs::read_to_string(progress_path(&files[2])).unwrap();
+            t.replace("games=3", "games=2")
+        })
+        .unwrap();
+        let e = merge(&files, &again).unwrap_err().to_string();
+        assert!(e.contains("not finished"), "{e}");
+        assert!(!again.exists(), "nothing is written when merge refuses");
+        for f in files.iter().chain([&whole, &joined, &other]) {
+            let _ = std::fs::remove_file(progress_path(f));
+            let _ = std::fs::remove_file(f);
+        }
     }
 }
