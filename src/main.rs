@@ -220,8 +220,8 @@ struct DatagenArgs {
     out: Option<PathBuf>,
     /// Play only shard K of N (K from 1) of the run's games: contiguous ranges, so `chuhan
     /// datagen merge` of all N shard files is the file of the whole run.
-    #[arg(long, value_parser = chuhan::tools::datagen::Shard::parse)]
-    shard: Option<chuhan::tools::datagen::Shard>,
+    #[arg(long, value_parser = chuhan::tools::shard::Shard::parse)]
+    shard: Option<chuhan::tools::shard::Shard>,
     /// Games of this seed to reach (counting games earlier runs of it wrote).
     #[arg(long, default_value_t = 10_000)]
     games: u64,

@@ -69,6 +69,7 @@ fn config(engines: Vec<EngineSpec>, games: u32, limit: Limit) -> MatchConfig {
         pgn: None,
         resume: false,
         sprt: None,
+        shard: None,
         event: "test".into(),
         start_timeout: Duration::from_secs(5),
         progress: false,
@@ -584,4 +585,71 @@ fn engine_stderr_is_kept_and_paths_may_hold_spaces() {
     assert!(b.contains("hello from b"), "{b}");
     assert!(!dir.join("logs").join("a.stderr").exists());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The moves and result of each round of a PGN file, by round.
+fn games_by_round(path: &Path) -> std::collections::BTreeMap<u32, (Vec<String>, String)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let (games, problems) = chuhan::tools::pgn::reader::read_games(&text);
+    assert!(problems.is_empty(), "{problems:?}");
+    games
+        .iter()
+        .map(|g| {
+            let round = g.tag("Round").unwrap().parse().unwrap();
+            let moves = g.moves.iter().map(|m| m.to_string()).collect();
+            (round, (moves, g.tag("Result").unwrap().to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn shards_play_the_whole_match_game_for_game_and_merge_reports_it() {
+    let mut cfg = config(
+        vec![fake("a", &[]), fake("b", &["--seed", "2"])],
+        10,
+        Limit::Depth(1),
+    );
+    cfg.openings = bench_openings()[..5].to_vec();
+    let whole = temp_path("shard-whole.pgn");
+    cfg.pgn = Some(whole.clone());
+    let full = run_match(&cfg).unwrap();
+    let mut parts = Vec::new();
+    for k in 1..=3 {
+        let part = temp_path(&format!("shard-{k}.pgn"));
+        cfg.pgn = Some(part.clone());
+        cfg.shard = Some(chuhan::tools::shard::Shard { index: k, count: 3 });
+        let r = run_match(&cfg).unwrap();
+        // Five opening pairs in three shards: 1, 2 and 2 pairs, each with both its games.
+        assert_eq!(r.games.len(), [2, 4, 4][k as usize - 1]);
+        parts.push(part);
+    }
+    let mut joined = std::collections::BTreeMap::new();
+    for p in &parts {
+        joined.extend(games_by_round(p));
+    }
+    assert_eq!(
+        joined,
+        games_by_round(&whole),
+        "the shards are the whole match"
+    );
+    let merged = |files: &[&PathBuf]| {
+        Command::cargo_bin("chuhan")
+            .unwrap()
+            .arg("match")
+            .arg("merge")
+            .args(files)
+            .output()
+            .unwrap()
+    };
+    let out = merged(&[&parts[2], &parts[0], &parts[1]]);
+    assert!(out.status.success());
+    let report = String::from_utf8(out.stdout).unwrap();
+    let whole_report = chuhan::tools::matches::report::format_report(&full, None, "depth 1");
+    assert_eq!(report, whole_report);
+    let twice = merged(&[&parts[0], &parts[1], &parts[1]]);
+    assert!(!twice.status.success());
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("given twice"));
+    for p in parts.iter().chain([&whole]) {
+        std::fs::remove_file(p).ok();
+    }
 }

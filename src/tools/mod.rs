@@ -9,5 +9,6 @@ pub mod matches;
 pub mod pgn;
 pub mod play;
 pub mod selfplay;
+pub mod shard;
 pub mod train;
 pub mod wdl_fit;

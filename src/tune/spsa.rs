@@ -213,6 +213,7 @@ pub fn run(config: &SpsaConfig, base: &MatchConfig, log_path: &Path) -> Result<S
             pgn: None,
             resume: false,
             sprt: None,
+            shard: None,
             event: base.event.clone(),
             start_timeout: base.start_timeout,
             progress: false,

@@ -28,42 +28,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::rules::GameResult;
 use crate::search::threads::THREAD_STACK;
 use crate::tools::selfplay::{PlayedGame, SelfPlayConfig, play_game};
+pub use crate::tools::shard::Shard;
 use record::{RECORD_BYTES, Record};
-
-/// Shard `index` (from 1) of `count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    pub index: u64,
-    pub count: u64,
-}
-
-impl Shard {
-    /// Reads `K/N`, 1 ≤ K ≤ N.
-    pub fn parse(s: &str) -> Result<Shard, String> {
-        let bad = || format!("'{s}' is not a shard K/N with 1 <= K <= N");
-        let (k, n) = s.split_once('/').ok_or_else(bad)?;
-        let (index, count) = (
-            k.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-
-    /// The games of a run of `games` this shard plays.
-    pub fn games(self, games: u64) -> std::ops::Range<u64> {
-        let at = |i: u64| (u128::from(games) * u128::from(i) / u128::from(self.count)) as u64;
-        at(self.index - 1)..at(self.index)
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
 
 #[derive(Clone, Debug)]
 pub struct DatagenConfig {
@@ -224,7 +190,7 @@ fn game_records(game: &PlayedGame) -> (Vec<Record>, u64) {
 pub fn run(cfg: &DatagenConfig, stop: &AtomicBool) -> io::Result<DatagenSummary> {
     // Computed once: it hashes the net.
     let settings = settings_key(cfg);
-    let games = cfg.shard.map_or(0..cfg.games, |s| s.games(cfg.games));
+    let games = cfg.shard.map_or(0..cfg.games, |s| s.part(cfg.games));
     let (start, keep) = match resume_point(cfg, &settings)? {
         Some(p) => p,
         None => (
@@ -387,7 +353,7 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> io::Result<(u64, u64)> {
                 states[i - 1].1.display()
             )));
         }
-        let games = s.shard.games(total);
+        let games = s.shard.part(total);
         if s.games != games.end || std::fs::metadata(file)?.len() != s.bytes {
             return Err(io::Error::other(format!(
                 "{name}: shard {} is not finished ({} of games {}..{} written)",
@@ -519,18 +485,6 @@ mod tests {
     }
 
     #[test]
-    fn shards_split_the_games_into_contiguous_ranges() {
-        let parts: Vec<_> = (1..=3)
-            .map(|k| Shard { index: k, count: 3 }.games(10))
-            .collect();
-        assert_eq!(parts, [0..3, 3..6, 6..10]);
-        assert_eq!(Shard::parse("2/3"), Ok(Shard { index: 2, count: 3 }));
-        for bad in ["0/3", "4/3", "3", "a/b", "1/0"] {
-            assert!(Shard::parse(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
     fn merged_shards_are_the_whole_run_and_merge_refuses_what_is_not_one_run() {
         let never = AtomicBool::new(false);
         let whole = temp("shard-whole");
@@ -540,10 +494,7 @@ mod tests {
             let mut cfg = config(out.clone(), 5);
             cfg.shard = Some(Shard { index: k, count: 3 });
             let s = run(&cfg, &never).unwrap();
-            assert_eq!(
-                s.games,
-                Shard { index: k, count: 3 }.games(5).count() as u64
-            );
+            assert_eq!(s.games, Shard { index: k, count: 3 }.part(5).count() as u64);
             out
         };
         let files = [

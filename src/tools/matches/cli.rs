@@ -13,6 +13,7 @@ use crate::rules::DEFAULT_MOVE_LIMIT;
 use super::adjudication::{DrawRule, ResignRule};
 use super::game::GameRules;
 use super::limit::Limit;
+use super::merge::merge;
 use super::openings::{book_openings, load_openings};
 use super::report::format_report;
 use super::runner::{MatchConfig, run_match};
@@ -21,6 +22,7 @@ use super::sprt::Sprt;
 use crate::book::Book;
 use crate::rng::shuffle;
 use crate::tools::clock::TimeControl;
+use crate::tools::shard::Shard;
 
 /// Every `--engine` occurrence with its words, kept apart: `--engine cmd=a name=x --engine
 /// cmd=b`. Derive cannot group multi-word occurrences (`Vec<Vec<_>>` is unstable), hence the
@@ -68,7 +70,10 @@ impl Args for EngineArgs {
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("limit").required(true).args(["tc", "movetime", "depth", "nodes"])))]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct MatchArgs {
+    #[command(subcommand)]
+    command: Option<MatchCommand>,
     #[command(flatten)]
     engines: EngineArgs,
     /// Games per pair of engines; each opening is played twice, colours swapped.
@@ -104,6 +109,11 @@ pub struct MatchArgs {
     /// Write every game here.
     #[arg(long)]
     pgn: Option<PathBuf>,
+    /// Play only shard K of N (K from 1): the K-th of N contiguous parts of the openings, each
+    /// with both its games, as the whole match plays them (`chuhan match merge` joins the
+    /// shards' PGN files into one report).
+    #[arg(long, value_parser = Shard::parse)]
+    shard: Option<Shard>,
     /// Go on from the games already in the --pgn file, written by a run with the same settings
     /// that was cut off: they count, and only the rest are played.
     #[arg(long, requires = "pgn")]
@@ -132,6 +142,20 @@ pub struct MatchArgs {
     /// Keep each engine's stderr in DIR/NAME.stderr (an engine's own stderr=FILE wins).
     #[arg(long)]
     log_dir: Option<PathBuf>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum MatchCommand {
+    /// One report (W/D/L, Elo, pentanomial, SPRT, terminations) over the PGN files of a
+    /// match's shards; a round found twice is refused.
+    Merge {
+        /// The shards' PGN files.
+        #[arg(required = true)]
+        pgn: Vec<PathBuf>,
+        /// The SPRT to judge the union by: elo0=E0,elo1=E1[,alpha=A,beta=B].
+        #[arg(long)]
+        sprt: Option<Sprt>,
+    },
 }
 
 impl MatchArgs {
@@ -202,6 +226,7 @@ impl MatchArgs {
             pgn: self.pgn,
             resume: self.resume,
             sprt: self.sprt,
+            shard: self.shard,
             event: self.event,
             start_timeout: Duration::from_secs(10),
             progress: true,
@@ -211,6 +236,18 @@ impl MatchArgs {
 
 /// Runs `chuhan match` and prints the report on stdout.
 pub fn run_cli(args: MatchArgs) -> ExitCode {
+    if let Some(MatchCommand::Merge { pgn, sprt }) = &args.command {
+        return match merge(pgn, *sprt) {
+            Ok((result, limit)) => {
+                print!("{}", format_report(&result, *sprt, &limit));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     interrupt::install();
     let result = args.into_config().and_then(|config| {
         let result = run_match(&config)?;

@@ -4,13 +4,15 @@
 //! One file per concern: `spec` (how an engine is described), `process` (running one),
 //! `dialect` (UCI/UCCI lines), `clock`, `game` (one refereed game), `adjudication`, `openings`
 //! (reading) and `opening_book` (generating), `stats`, `sprt`, `pgn`, `runner` (the match),
-//! `report` (progress and summary), `resume` (going on from a cut-off run's PGN), `cli` (the command line).
+//! `report` (progress and summary), `resume` (going on from a cut-off run's PGN), `merge` (one report over shards' PGN files),
+//! `cli` (the command line).
 
 pub mod adjudication;
 pub mod cli;
 pub mod dialect;
 pub mod game;
 pub mod limit;
+pub mod merge;
 pub mod opening_book;
 pub mod openings;
 pub mod pgn;

@@ -22,6 +22,7 @@ use super::sprt::{Sprt, SprtDecision};
 use super::stats::{Pentanomial, Wdl};
 use crate::tools::interrupt;
 use crate::tools::pgn::today;
+use crate::tools::shard::Shard;
 
 pub struct MatchConfig {
     pub engines: Vec<EngineSpec>,
@@ -37,6 +38,8 @@ pub struct MatchConfig {
     pub resume: bool,
     /// Only with two engines: stop as soon as it decides.
     pub sprt: Option<Sprt>,
+    /// Play only this part of the match's opening pairs (each opening's two games together).
+    pub shard: Option<Shard>,
     pub event: String,
     /// Longest wait for an engine to start and answer its handshake.
     pub start_timeout: Duration,
@@ -74,7 +77,7 @@ pub struct PairingStats {
 }
 
 impl PairingStats {
-    fn add(&mut self, red: usize, result: GameResult, pair: u32) {
+    pub(super) fn add(&mut self, red: usize, result: GameResult, pair: u32) {
         let first_color = if red == self.first {
             Color::Red
         } else {
@@ -118,9 +121,39 @@ pub struct MatchResult {
     pub interrupted: bool,
 }
 
+/// Every pairing of `n` engines, in the order the schedule plays them.
+pub(super) fn round_robin(n: usize) -> Vec<(usize, usize)> {
+    (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .collect()
+}
+
 impl MatchResult {
+    /// No game yet between the `pairs` of `names`.
+    pub(super) fn new(names: Vec<String>, pairs: &[(usize, usize)]) -> MatchResult {
+        MatchResult {
+            names,
+            pairings: pairs
+                .iter()
+                .map(|&(first, second)| PairingStats {
+                    first,
+                    second,
+                    ..PairingStats::default()
+                })
+                .collect(),
+            terminations: BTreeMap::new(),
+            games: Vec::new(),
+            resumed: 0,
+            sprt: None,
+            interrupted: false,
+        }
+    }
+
     /// The SPRT's current LLR and decision, from the only pairing.
-    fn sprt_state(sprt: Option<Sprt>, pairings: &[PairingStats]) -> Option<(f64, SprtDecision)> {
+    pub(super) fn sprt_state(
+        sprt: Option<Sprt>,
+        pairings: &[PairingStats],
+    ) -> Option<(f64, SprtDecision)> {
         let s = sprt?;
         let llr = s.llr_pentanomial(&pairings.first()?.pentanomial);
         Some((llr, s.decide(llr)))
@@ -211,9 +244,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchResult, String> {
     for spec in &config.engines {
         EngineProcess::start(spec, config.start_timeout)?;
     }
-    let pairs: Vec<(usize, usize)> = (0..n)
-        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-        .collect();
+    let pairs = round_robin(n);
     let jobs: Vec<Job> = (0..config.games)
         .flat_map(|game| (0..pairs.len()).map(move |pairing| (game, pairing)))
         .enumerate()
@@ -225,23 +256,17 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchResult, String> {
         .collect();
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let (mut pgn, played) = open_pgn(config, &pairs, &jobs, &names)?;
-    let mut result = MatchResult {
-        names: names.clone(),
-        pairings: pairs
-            .iter()
-            .map(|&(first, second)| PairingStats {
-                first,
-                second,
-                ..PairingStats::default()
-            })
-            .collect(),
-        terminations: BTreeMap::new(),
-        games: Vec::new(),
-        resumed: played.len(),
-        sprt: None,
-        interrupted: false,
-    };
-    let progress = Progress::new(config.progress, jobs.len() as u64);
+    let mut result = MatchResult::new(names.clone(), &pairs);
+    result.resumed = played.len();
+    let opening_pairs = u64::from(config.games.div_ceil(2));
+    let share = config
+        .shard
+        .map_or(0..opening_pairs, |s| s.part(opening_pairs));
+    let in_share = |j: &Job| share.contains(&u64::from(j.game / 2));
+    let progress = Progress::new(
+        config.progress,
+        jobs.iter().filter(|j| in_share(j)).count() as u64,
+    );
     for game in &played {
         let job = jobs[game.round as usize - 1];
         result.pairings[job.pairing].add(game.red, game.result, job.game / 2);
@@ -252,7 +277,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchResult, String> {
     let done: HashSet<u32> = played.iter().map(|g| g.round).collect();
     let jobs: Vec<Job> = jobs
         .into_iter()
-        .filter(|j| !done.contains(&j.round))
+        .filter(|j| !done.contains(&j.round) && in_share(j))
         .collect();
     progress.update(&result, config.sprt);
     let next = AtomicUsize::new(0);
