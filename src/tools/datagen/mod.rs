@@ -17,7 +17,7 @@ pub mod record;
 
 use std::collections::BTreeMap;
 use std::fs::OpenOptions;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -42,6 +42,9 @@ pub struct DatagenConfig {
     pub out: PathBuf,
     pub progress: bool,
 }
+
+/// How often a run whose stderr is not a terminal logs its progress.
+const LOG_EVERY_GAMES: u64 = 100;
 
 /// What a run did.
 #[derive(Clone, Debug, Default)]
@@ -209,6 +212,7 @@ pub fn run(cfg: &DatagenConfig, stop: &AtomicBool) -> io::Result<DatagenSummary>
     write_progress(cfg, &settings, start, bytes)?;
 
     let todo = games.end.saturating_sub(start);
+    let log_lines = cfg.progress && !io::stderr().is_terminal();
     let bar = if cfg.progress {
         ProgressBar::new(todo)
     } else {
@@ -270,11 +274,16 @@ pub fn run(cfg: &DatagenConfig, stop: &AtomicBool) -> io::Result<DatagenSummary>
                 *summary.endings.entry(game.ending.name()).or_default() += 1;
                 bar.inc(1);
                 let secs = began.elapsed().as_secs_f64();
-                bar.set_message(format!(
+                let status = format!(
                     "{} positions, {:.0}/s",
                     summary.positions,
                     summary.positions as f64 / secs.max(1e-9)
-                ));
+                );
+                // A run in the background (stderr a file) logs a line now and then instead.
+                if log_lines && summary.games.is_multiple_of(LOG_EVERY_GAMES) {
+                    eprintln!("{written} games of the seed written, {status}");
+                }
+                bar.set_message(status);
             }
         }
         summary.games_in_file = written;
