@@ -256,7 +256,6 @@ impl Session {
             return Err("it is chuhan's turn: wait for its move, or stop it to move now".into());
         }
         let m = parse_move(self.position(), text).map_err(|e| e.to_string())?;
-        self.stop_search();
         self.record.push(m);
         self.after_change();
         Ok(())
@@ -266,7 +265,6 @@ impl Session {
         if self.record.moves().is_empty() {
             return Err("no move to take back".into());
         }
-        self.stop_search();
         self.record.pop();
         if self.settings.mode == Mode::Play {
             while self.position().side_to_move() != self.human() && self.record.pop().is_some() {}
@@ -309,14 +307,14 @@ impl Session {
             return Err(format!("{} lines is outside 1..{MAX_MULTIPV}", s.multipv));
         }
         if s != self.settings {
-            self.stop_search();
             self.settings = s;
             self.after_change();
         }
         Ok(())
     }
 
-    /// After the game or the settings changed: the engine plays, analyses or rests.
+    /// After the game or the settings changed: the search under way (for the old game or
+    /// settings) ends, then the engine plays, analyses or rests.
     fn after_change(&mut self) {
         self.scores.resize(self.record.moves().len() + 1, None);
         if self.verdict().is_some() {
