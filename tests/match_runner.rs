@@ -653,3 +653,64 @@ fn shards_play_the_whole_match_game_for_game_and_merge_reports_it() {
         std::fs::remove_file(p).ok();
     }
 }
+
+#[test]
+fn pondering_leaves_the_games_as_they_were_and_hits_and_misses_are_both_served() {
+    // The fake engine's moves do not depend on time, so pondering must not change a game; a
+    // fake that guesses with its opponent's seed predicts every reply.
+    let play = |ponder: bool, guess: &str, log: &Path| {
+        let mut a: EngineSpec = format!(
+            "cmd={} name=a arg=--guess-seed arg={guess} stderr={}",
+            fake_engine(),
+            log.display()
+        )
+        .parse()
+        .unwrap();
+        a.ponder = ponder;
+        let mut cfg = config(
+            vec![a, fake("b", &["--seed", "2"])],
+            4,
+            Limit::Clock("20+0.1".parse().unwrap()),
+        );
+        cfg.openings = bench_openings()[..2].to_vec();
+        run_match(&cfg).unwrap()
+    };
+    let moves_of = |r: &MatchResult| -> Vec<Vec<String>> {
+        r.games
+            .iter()
+            .map(|g| g.outcome.moves.iter().map(|m| m.mv.to_string()).collect())
+            .collect()
+    };
+    let count = |log: &Path, what: &str| {
+        std::fs::read_to_string(log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| *l == what)
+            .count()
+    };
+    let plain = play(false, "2", &temp_path("ponder-off.log"));
+    let (hit_log, miss_log) = (temp_path("ponder-hits.log"), temp_path("ponder-misses.log"));
+    let hits = play(true, "2", &hit_log);
+    let misses = play(true, "3", &miss_log);
+    assert_eq!(moves_of(&hits), moves_of(&plain));
+    assert_eq!(moves_of(&misses), moves_of(&plain));
+    for r in [&plain, &hits, &misses] {
+        assert_refereed_by_rules(r);
+    }
+    // Every move of `a` but its first in a game followed a correct guess.
+    let a_moves: usize = hits
+        .games
+        .iter()
+        .map(|g| {
+            let n = g.outcome.moves.len();
+            let a_first = (g.red == 0) == (g.start.side_to_move() == chuhan::Color::Red);
+            if a_first { n.div_ceil(2) } else { n / 2 }
+        })
+        .sum();
+    assert_eq!(count(&hit_log, "ponderhit"), a_moves - hits.games.len());
+    assert!(count(&miss_log, "ponder miss") > 0);
+    assert!(count(&miss_log, "ponder miss") > count(&miss_log, "ponderhit"));
+    for p in [&hit_log, &miss_log] {
+        std::fs::remove_file(p).ok();
+    }
+}

@@ -3,8 +3,10 @@
 //! and, on its N-th move of each game, misbehaves as told:
 //!
 //! `fake-engine [--proto uci|ucci|ucci-strict|both] [--millis] [--misbehave MODE] [--at N] [--seed S]
-//! [--score CP] [--think MS] [--weak] [--draw] [--stderr TEXT]` (`--weak`: seeded random moves only; `--draw`:
-//! every UCCI `bestmove` offers a draw), MODE one of `legal` (default), `illegal`, `malformed`, `hang`, `crash`,
+//! [--guess-seed S] [--score CP] [--think MS] [--weak] [--draw] [--stderr TEXT]` (`--weak`: seeded
+//! random moves only; `--draw`: every UCCI `bestmove` offers a draw; every `bestmove` names as
+//! its ponder move what a fake engine of seed `--guess-seed`, by default its own, would reply;
+//! it logs `ponderhit` and `ponder miss` to stderr), MODE one of `legal` (default), `illegal`, `malformed`, `hang`, `crash`,
 //! `overstep` (answers 300 ms after its clock ran out), `nomove` (`nobestmove` or
 //! `bestmove (none)`), `resign` (`bestmove <move> resign`), `margin` (answers 40 ms after its
 //! clock ran out, inside a lag margin). Like a UCCI engine, it answers `stop` when idle with
@@ -36,6 +38,8 @@ struct Config {
     weak: bool,
     /// Offer a draw with every move (UCCI).
     draw: bool,
+    /// The seed of the opponent it expects, for the ponder move.
+    guess_seed: Option<u64>,
 }
 
 fn parse_args() -> Config {
@@ -51,6 +55,7 @@ fn parse_args() -> Config {
         think_ms: 0,
         weak: false,
         draw: false,
+        guess_seed: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -76,6 +81,10 @@ fn parse_args() -> Config {
             }
             "--seed" => {
                 c.seed = value.parse().expect("--seed S");
+                i += 1;
+            }
+            "--guess-seed" => {
+                c.guess_seed = Some(value.parse().expect("--guess-seed S"));
                 i += 1;
             }
             "--think" => {
@@ -180,6 +189,7 @@ fn main() {
     let mut millis = false;
     let mut moves_made = 0u32;
     let mut hung = false;
+    let mut pondering = false;
     for (n, line) in stdin.lock().lines().enumerate() {
         let Ok(line) = line else { break };
         if cfg.strict && n == 0 && line.trim() != "ucci" {
@@ -206,6 +216,14 @@ fn main() {
                 say("ucciok");
             }
             Some("isready") => say("readyok"),
+            Some("stop") if pondering => {
+                pondering = false;
+                eprintln!("ponder miss");
+                match choose(&pos, cfg.seed, cfg.weak) {
+                    Some(m) => say(&format!("bestmove {m}")),
+                    None => say("bestmove (none)"),
+                }
+            }
             Some("stop") if ucci => say("nobestmove"),
             Some("ucinewgame") => moves_made = 0,
             Some("setoption") if words.get(1) == Some(&"newgame") => moves_made = 0,
@@ -221,7 +239,12 @@ fn main() {
                     pos.do_move(mv);
                 }
             }
-            Some("go") => {
+            Some("go") if words.get(1) == Some(&"ponder") => pondering = true,
+            Some("go") | Some("ponderhit") => {
+                if pondering {
+                    pondering = false;
+                    eprintln!("ponderhit");
+                }
                 moves_made += 1;
                 let mode = if moves_made == cfg.at {
                     cfg.misbehave.as_str()
@@ -237,6 +260,15 @@ fn main() {
                     continue;
                 };
                 std::thread::sleep(Duration::from_millis(cfg.think_ms));
+                let guess = {
+                    let mut after = pos.clone();
+                    after.do_move(best);
+                    choose(&after, cfg.guess_seed.unwrap_or(cfg.seed), cfg.weak)
+                };
+                let best = match guess {
+                    Some(g) => format!("{best} ponder {g}"),
+                    None => best.to_string(),
+                };
                 let score = cfg.score.unwrap_or_else(|| material(&pos));
                 say(&if ucci {
                     format!("info depth 1 score {score} pv {best}")

@@ -57,8 +57,9 @@ impl Args for EngineArgs {
                 .help(
                     "An engine (two or more, round robin): cmd=PATH [name=NAME] \
                      [proto=uci|ucci|auto] [dir=DIR] [arg=ARG]... [stderr=FILE] \
-                     [option.NAME=VALUE | NAME=VALUE]... (one shell word per setting; \
-                     a value may hold spaces)",
+                     [ponder=on] [option.NAME=VALUE | NAME=VALUE]... (one shell word per \
+                     setting; a value may hold spaces; ponder=on: thinks on the opponent's \
+                     time in timed games, `go ponder` and `ponderhit`)",
                 ),
         )
     }

@@ -20,9 +20,10 @@ pub enum Dialect {
 /// The engine's answer to `go`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
-    /// `bestmove <text>`, with UCCI's trailing `resign` / `draw` flags.
+    /// `bestmove <text> [ponder <move>]`, with UCCI's trailing `resign` / `draw` flags.
     Move {
         text: String,
+        ponder: Option<String>,
         resign: bool,
         draw: bool,
     },
@@ -49,6 +50,31 @@ impl Dialect {
         match self {
             Dialect::Uci => "ucinewgame",
             Dialect::Ucci { .. } => "setoption newgame",
+        }
+    }
+
+    /// The option that lets the engine think on the opponent's time.
+    pub fn ponder_option(self) -> String {
+        match self {
+            Dialect::Uci => self.setoption("Ponder", "true"),
+            Dialect::Ucci { .. } => self.setoption("ponder", "true"),
+        }
+    }
+
+    /// A `go` line turned into the same search on the opponent's time (`go ponder …`, in
+    /// both dialects).
+    pub fn ponder(go: &str) -> String {
+        match go.strip_prefix("go ") {
+            Some(rest) => format!("go ponder {rest}"),
+            None => go.to_string(),
+        }
+    }
+
+    /// The move the engine pondered came: a UCCI engine also hears of a draw offer here.
+    pub fn ponderhit(self, offered: bool) -> &'static str {
+        match self {
+            Dialect::Ucci { .. } if offered => "ponderhit draw",
+            _ => "ponderhit",
         }
     }
 
@@ -162,8 +188,14 @@ pub fn parse_bestmove(line: &str) -> Option<Reply> {
                 return Some(Reply::NoMove);
             }
             let rest: Vec<&str> = words.collect();
+            let ponder = rest
+                .iter()
+                .position(|&w| w == "ponder")
+                .and_then(|i| rest.get(i + 1))
+                .map(|p| p.to_string());
             Some(Reply::Move {
                 text,
+                ponder,
                 resign: rest.contains(&"resign"),
                 draw: rest.contains(&"draw"),
             })
@@ -283,6 +315,7 @@ mod tests {
             parse_bestmove("bestmove h2e2 ponder h9g7"),
             Some(Reply::Move {
                 text: "h2e2".into(),
+                ponder: Some("h9g7".into()),
                 resign: false,
                 draw: false
             })
@@ -291,9 +324,14 @@ mod tests {
             parse_bestmove("bestmove h2e2 resign"),
             Some(Reply::Move {
                 text: "h2e2".into(),
+                ponder: None,
                 resign: true,
                 draw: false
             })
+        );
+        assert_eq!(
+            Dialect::ponder("go wtime 1 btime 2"),
+            "go ponder wtime 1 btime 2"
         );
         assert_eq!(parse_bestmove("bestmove (none)"), Some(Reply::NoMove));
         assert_eq!(parse_bestmove("nobestmove"), Some(Reply::NoMove));

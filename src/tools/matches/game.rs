@@ -272,6 +272,30 @@ fn await_reply(
     }
 }
 
+/// After `side`'s move: an engine that ponders thinks on the opponent's time about the reply it
+/// expects, when the game goes on under a clock and that reply is legal.
+fn ponder(
+    engine: &mut EngineProcess,
+    record: &GameRecord,
+    start_fen: &str,
+    expected: Option<String>,
+    rules: &GameRules,
+    side: Color,
+    clocks: &[Clock; 2],
+) -> Result<(), String> {
+    let timed = matches!(rules.limit, Limit::Clock(_) | Limit::MoveTime(_));
+    if !engine.ponders() || !timed || record.verdict(rules.move_limit).is_some() {
+        return Ok(());
+    }
+    let Some(reply) = expected.and_then(|t| record.position().parse_move(&t).ok()) else {
+        return Ok(());
+    };
+    let mut line = record.moves().to_vec();
+    line.push(reply);
+    let go = engine.dialect().go(&rules.limit, side, clocks);
+    engine.start_pondering(&position_line(start_fen, &line), &go, reply)
+}
+
 /// Plays one game from `start`, `engines[0]` with Red. Engines are told a new game starts.
 pub fn play_game(
     engines: [&mut EngineProcess; 2],
@@ -324,13 +348,28 @@ pub fn play_game(
         }
         let side = record.position().side_to_move();
         let engine = &mut *engines[side.index()];
-        let mut go = engine.dialect().go(&rules.limit, side, &clocks);
-        if draw_offer == Some(side.flip()) {
-            go = engine.dialect().with_draw_offer(go);
-        }
-        let sent = engine
-            .send(&position_line(&start_fen, record.moves()))
-            .and_then(|()| engine.send(&go));
+        let offered = draw_offer == Some(side.flip());
+        // An engine thinking on this turn goes on after `ponderhit` when it guessed the move.
+        let hit = match record.moves().last() {
+            Some(&played) if engine.ponders() => {
+                match engine.ponder_reply(played, offered, Instant::now() + RESYNC_GRACE) {
+                    Ok(hit) => hit,
+                    Err(detail) => return crash(side, detail, moves, restart),
+                }
+            }
+            _ => false,
+        };
+        let sent = if hit {
+            Ok(())
+        } else {
+            let mut go = engine.dialect().go(&rules.limit, side, &clocks);
+            if offered {
+                go = engine.dialect().with_draw_offer(go);
+            }
+            engine
+                .send(&position_line(&start_fen, record.moves()))
+                .and_then(|()| engine.send(&go))
+        };
         let started = Instant::now();
         let (flag, deadline) = match rules.limit {
             Limit::Clock(_) => {
@@ -373,12 +412,14 @@ pub fn play_game(
         if stop_sent && let Err(detail) = engine.sync(Instant::now() + rules.ready_timeout) {
             return crash(side, detail, moves, restart);
         }
-        let (text, offers_draw) = match reply {
+        let (text, offers_draw, expected) = match reply {
             Reply::NoMove => return lose(side, Termination::NoMove { by: side }, moves, restart),
             Reply::Move { resign: true, .. } => {
                 return lose(side, Termination::Resign { by: side }, moves, restart);
             }
-            Reply::Move { text, draw, .. } => (text, draw),
+            Reply::Move {
+                text, draw, ponder, ..
+            } => (text, draw, ponder),
         };
         let mv = match record.position().parse_move(&text) {
             Ok(m) => m,
@@ -432,6 +473,9 @@ pub fn play_game(
             return end(GameResult::Draw, Termination::DrawAgreed, moves, restart);
         }
         draw_offer = offers_draw.then_some(side);
+        if let Err(detail) = ponder(engine, &record, &start_fen, expected, rules, side, &clocks) {
+            return crash(side, detail, moves, restart);
+        }
     }
 }
 

@@ -9,7 +9,9 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::dialect::Dialect;
+use crate::board::Move;
+
+use super::dialect::{Dialect, parse_bestmove};
 use super::spec::{EngineSpec, Protocol};
 
 /// How long auto-detection waits for `uciok` before it tries `ucci`.
@@ -34,6 +36,9 @@ pub struct EngineProcess {
     stdin: ChildStdin,
     lines: Receiver<String>,
     dialect: Dialect,
+    ponder: bool,
+    /// The move a `go ponder` running now expects the opponent to play.
+    pondering: Option<Move>,
 }
 
 /// Why a handshake failed.
@@ -66,6 +71,9 @@ impl EngineProcess {
                     })?;
             }
             Err(HandshakeError::Failed(e)) => return Err(e),
+        }
+        if spec.ponder {
+            engine.send(&engine.dialect.ponder_option())?;
         }
         for (name, value) in &spec.options {
             engine.send(&engine.dialect.setoption(name, value))?;
@@ -129,6 +137,8 @@ impl EngineProcess {
             stdin,
             lines,
             dialect: Dialect::Uci,
+            ponder: spec.ponder,
+            pondering: None,
         })
     }
 
@@ -234,8 +244,64 @@ impl EngineProcess {
 
     /// Tells the engine a new game starts and waits until it is ready.
     pub fn new_game(&mut self, timeout: Duration) -> Result<(), String> {
+        let deadline = Instant::now() + timeout;
+        self.stop_pondering(deadline)?;
         self.send(self.dialect.new_game())?;
-        self.sync(Instant::now() + timeout)
+        self.sync(deadline)
+    }
+
+    /// Whether the engine thinks on the opponent's time.
+    pub fn ponders(&self) -> bool {
+        self.ponder
+    }
+
+    /// Starts thinking on the opponent's time: `position` with the expected move `expected`
+    /// already played, and the `go` line of the engine's next move as `go ponder`.
+    pub fn start_pondering(
+        &mut self,
+        position: &str,
+        go: &str,
+        expected: Move,
+    ) -> Result<(), String> {
+        self.send(position)?;
+        self.send(&Dialect::ponder(go))?;
+        self.pondering = Some(expected);
+        Ok(())
+    }
+
+    /// The opponent played `played`. When the engine expected it, `ponderhit` turns its search
+    /// into the real one and this answers true; otherwise the search is stopped and its answer
+    /// read and dropped, so the engine is idle for a fresh `go`.
+    /// A UCCI engine hears of the opponent's draw offer (`offered`) in `ponderhit draw`.
+    pub fn ponder_reply(
+        &mut self,
+        played: Move,
+        offered: bool,
+        deadline: Instant,
+    ) -> Result<bool, String> {
+        if self.pondering == Some(played) {
+            self.pondering = None;
+            self.send(self.dialect.ponderhit(offered))?;
+            return Ok(true);
+        }
+        self.stop_pondering(deadline)?;
+        Ok(false)
+    }
+
+    /// Stops a `go ponder` under way and waits for its discarded `bestmove`.
+    fn stop_pondering(&mut self, deadline: Instant) -> Result<(), String> {
+        if self.pondering.take().is_none() {
+            return Ok(());
+        }
+        self.send("stop")?;
+        loop {
+            match self.recv(deadline) {
+                Wait::Line(l) if parse_bestmove(&l).is_some() => return Ok(()),
+                Wait::Line(_) => {}
+                Wait::Timeout => return Err(format!("{}: no bestmove after stop", self.name)),
+                Wait::Closed => return Err(format!("{}: exited", self.name)),
+            }
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! An engine as the user describes it on the command line:
 //! `cmd=PATH name=NAME [proto=uci|ucci|auto] [dir=DIR] [arg=ARG]... [stderr=FILE]
-//! [option.NAME=VALUE | NAME=VALUE]...`; a value in double quotes may hold spaces and commas.
+//! [ponder=on|off] [option.NAME=VALUE | NAME=VALUE]...`; a value in double quotes may hold spaces and commas.
 
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -26,6 +26,9 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// Where the engine's stderr goes (appended); `None` discards it.
     pub stderr: Option<PathBuf>,
+    /// Think on the opponent's time: `go ponder` on the move the engine expects, `ponderhit`
+    /// when it comes (timed games only).
+    pub ponder: bool,
 }
 
 /// Splits at spaces and commas outside double quotes; the quotes are dropped.
@@ -65,6 +68,7 @@ impl FromStr for EngineSpec {
             protocol: Protocol::Auto,
             options: Vec::new(),
             stderr: None,
+            ponder: false,
         };
         let mut pending = String::new();
         for word in words(s) {
@@ -83,6 +87,13 @@ impl FromStr for EngineSpec {
                 "dir" => spec.dir = Some(PathBuf::from(value)),
                 "arg" => spec.args.push(value.to_string()),
                 "stderr" => spec.stderr = Some(PathBuf::from(value)),
+                "ponder" => {
+                    spec.ponder = match value {
+                        "on" => true,
+                        "off" => false,
+                        _ => return Err(format!("ponder={value}: say on or off")),
+                    }
+                }
                 "proto" => {
                     spec.protocol = match value {
                         "uci" => Protocol::Uci,
@@ -117,7 +128,7 @@ mod tests {
     #[test]
     fn parses_every_setting() {
         let s: EngineSpec =
-            "cmd=../base/chuhan name=base proto=ucci dir=/tmp arg=-q option.Hash=64,hashsize=16 option.Move Overhead=30"
+            "cmd=../base/chuhan name=base proto=ucci dir=/tmp arg=-q ponder=on option.Hash=64,hashsize=16 option.Move Overhead=30"
                 .parse()
                 .unwrap();
         assert_eq!(s.cmd, PathBuf::from("../base/chuhan"));
@@ -125,6 +136,7 @@ mod tests {
         assert_eq!(s.protocol, Protocol::Ucci);
         assert_eq!(s.dir, Some(PathBuf::from("/tmp")));
         assert_eq!(s.args, vec!["-q".to_string()]);
+        assert!(s.ponder);
         assert_eq!(
             s.options,
             vec![
@@ -154,5 +166,7 @@ mod tests {
         assert!("name=x".parse::<EngineSpec>().is_err());
         assert!("cmd=x proto=xboard".parse::<EngineSpec>().is_err());
         assert!("cmd=x bogus".parse::<EngineSpec>().is_err());
+        assert!("cmd=x ponder=yes".parse::<EngineSpec>().is_err());
+        assert!(!"cmd=x ponder=off".parse::<EngineSpec>().unwrap().ponder);
     }
 }
