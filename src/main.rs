@@ -68,7 +68,7 @@ enum Command {
         stats: bool,
     },
     /// Play engines against each other (UCI/UCCI), with statistics, SPRT and PGN.
-    Match(Box<chuhan::tools::matches::MatchArgs>),
+    Match(Box<chuhan::tools::matches::MatchCli>),
     /// Tune the evaluation weights to self-play results (Texel's method).
     #[command(subcommand)]
     Tune(Tune),
@@ -402,7 +402,8 @@ enum Tune {
         only: Vec<Term>,
     },
     /// Tune the search parameters by games (SPSA): the engine given plays copies of itself,
-    /// `--games` games an iteration, resumably.
+    /// `--games` games an iteration, resumably; `--shard K/N --pgn F` plays one shard of the
+    /// next iteration, `--record F…` takes every shard's games as that iteration.
     Spsa {
         #[command(flatten)]
         games: Box<chuhan::tools::matches::MatchArgs>,
@@ -423,6 +424,10 @@ enum Tune {
         /// At the end, write the tuned values into this parameter table source.
         #[arg(long)]
         write_back: Option<PathBuf>,
+        /// Take these PGN files (every shard of the next iteration, played with --shard) as
+        /// the iteration's games: move the values and append the log line, then stop.
+        #[arg(long, num_args = 1.., conflicts_with = "shard")]
+        record: Vec<PathBuf>,
     },
     /// List the search parameters: name, default, range and SPSA step.
     Params,
@@ -608,6 +613,7 @@ fn tune(t: Tune) -> std::io::Result<()> {
             spsa_seed,
             log,
             write_back,
+            record,
         } => {
             use chuhan::tune::spsa;
             let err = std::io::Error::other;
@@ -619,7 +625,17 @@ fn tune(t: Tune) -> std::io::Result<()> {
                 seed: spsa_seed,
             };
             chuhan::tools::interrupt::install();
-            let state = spsa::run(&config, &base, &log).map_err(err)?;
+            if base.shard.is_some() {
+                let k = spsa::play_shard(&config, &base, &log).map_err(err)?;
+                eprintln!("iteration {k}: shard played");
+                return Ok(());
+            }
+            let state = if record.is_empty() {
+                spsa::run(&config, &base, &log)
+            } else {
+                spsa::record(&config, &base, &log, &record)
+            }
+            .map_err(err)?;
             let values = spsa::rounded(&config, &state);
             eprintln!("after {} of {iterations} iterations:", state.done);
             for (name, v) in &values {

@@ -714,3 +714,66 @@ fn pondering_leaves_the_games_as_they_were_and_hits_and_misses_are_both_served()
         std::fs::remove_file(p).ok();
     }
 }
+
+#[test]
+fn an_spsa_iteration_played_in_shards_moves_the_values_as_the_whole_iteration_does() {
+    let spsa = |log: &Path, extra: &[&str]| {
+        Command::cargo_bin("chuhan")
+            .unwrap()
+            .args(["tune", "spsa", "--engine"])
+            .arg(format!("cmd={}", fake_engine()))
+            .args(["--depth", "1", "--games", "4", "--iterations", "2"])
+            .args(["--params", "lmr_divisor,futility_base"])
+            .args(["--openings", "bench-positions/openings.epd", "--log"])
+            .arg(log)
+            .args(extra)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap()
+    };
+    let (whole, sharded) = (temp_path("spsa-whole.log"), temp_path("spsa-shards.log"));
+    let out = spsa(&whole, &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut shards_of = Vec::new();
+    for k in 1..=2 {
+        let pgns: Vec<String> = (1..=2)
+            .map(|s| temp_path(&format!("spsa-{k}-{s}.pgn")).display().to_string())
+            .collect();
+        for (s, pgn) in pgns.iter().enumerate() {
+            let shard = format!("{}/2", s + 1);
+            let out = spsa(&sharded, &["--shard", &shard, "--pgn", pgn]);
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        }
+        // One shard alone is not the iteration, nor is a shard given twice.
+        let one = spsa(&sharded, &["--record", &pgns[0]]);
+        assert!(!one.status.success());
+        let twice = spsa(&sharded, &["--record", &pgns[0], &pgns[0], &pgns[1]]);
+        assert!(!twice.status.success());
+        let out = spsa(&sharded, &["--record", &pgns[1], &pgns[0]]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        shards_of.push(pgns);
+    }
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap();
+    assert_eq!(read(&whole).lines().count(), 2);
+    assert_eq!(read(&sharded), read(&whole));
+    // The first iteration's games are not the third's.
+    let stale = Command::cargo_bin("chuhan")
+        .unwrap()
+        .args(["tune", "spsa", "--engine"])
+        .arg(format!("cmd={}", fake_engine()))
+        .args(["--depth", "1", "--games", "4", "--iterations", "3"])
+        .args(["--params", "lmr_divisor,futility_base", "--log"])
+        .arg(&sharded)
+        .arg("--record")
+        .args(&shards_of[0])
+        .output()
+        .unwrap();
+    assert!(!stale.status.success());
+    assert!(String::from_utf8_lossy(&stale.stderr).contains("not of iteration 3"));
+    for p in shards_of.iter().flatten() {
+        std::fs::remove_file(p).ok();
+    }
+    for p in [&whole, &sharded] {
+        std::fs::remove_file(p).ok();
+    }
+}

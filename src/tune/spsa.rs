@@ -7,13 +7,12 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::board::Color;
 use crate::rng::splitmix64;
-use crate::rules::GameResult;
 use crate::search::params::{Param, TABLE, find};
-use crate::tools::matches::runner::{MatchConfig, run_match};
+use crate::tools::matches::merge::merge;
+use crate::tools::matches::runner::{MatchConfig, MatchResult, run_match};
 
 /// Spall's exponents for the learning rate and the perturbation.
 const ALPHA: f64 = 0.602;
@@ -172,74 +171,140 @@ pub fn write_back(source: &str, values: &[(&str, i32)]) -> Result<String, String
     }
 }
 
-/// Runs (or resumes) SPSA: `base` plays itself, the two copies set the tuned parameters as
-/// hidden options. Each iteration plays `base.games` games from the next openings.
-pub fn run(config: &SpsaConfig, base: &MatchConfig, log_path: &Path) -> Result<SpsaState, String> {
+/// The state the log at `path` left (or the start), and the log open for appending.
+fn open_log(config: &SpsaConfig, path: &Path) -> Result<(SpsaState, std::fs::File), String> {
+    let log = std::fs::read_to_string(path).unwrap_or_default();
+    let state = resume(config, &log)?.unwrap_or_else(|| config.start());
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    Ok((state, file))
+}
+
+/// The games of iteration `k`: copies of `base`'s one engine named `plus-k` and `minus-k`
+/// (so that a shard's PGN says which iteration it played), with the perturbed values as hidden
+/// options, from the iteration's openings, sharded as `base` is.
+pub fn iteration_match(
+    config: &SpsaConfig,
+    base: &MatchConfig,
+    state: &SpsaState,
+) -> Result<MatchConfig, String> {
     let [engine] = base.engines.as_slice() else {
         return Err("give one engine to tune with --engine".into());
     };
-    if base.pgn.is_some() || base.sprt.is_some() {
-        return Err("--pgn and --sprt have no use in an SPSA run".into());
+    if base.sprt.is_some() {
+        return Err("--sprt has no use in an SPSA run".into());
     }
-    let log = std::fs::read_to_string(log_path).unwrap_or_default();
-    let mut state = resume(config, &log)?.unwrap_or_else(|| config.start());
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(log_path)
-        .map_err(|e| format!("cannot open {}: {e}", log_path.display()))?;
+    let k = state.done + 1;
+    let (plus, minus) = config.perturb(state, k);
+    let with = |side: &str, values: &[i32]| {
+        let mut e = engine.clone();
+        e.name = format!("{side}-{k}");
+        for (&i, v) in config.tuned.iter().zip(values) {
+            e.options.push((TABLE[i].name.to_string(), v.to_string()));
+        }
+        e
+    };
     let pairs = base.games.div_ceil(2) as usize;
+    let first = (k as usize - 1) * pairs;
+    let openings = (0..pairs)
+        .map(|j| base.openings[(first + j) % base.openings.len()].clone())
+        .collect();
+    Ok(MatchConfig {
+        engines: vec![with("plus", &plus), with("minus", &minus)],
+        openings,
+        sprt: None,
+        progress: false,
+        ..base.clone()
+    })
+}
+
+/// Points of the plus engine (the first) less the minus engine's.
+fn plus_score(result: &MatchResult) -> f64 {
+    let wdl = &result.pairings[0].wdl;
+    f64::from(wdl.wins) - f64::from(wdl.losses)
+}
+
+/// Moves θ by iteration `state.done + 1`'s score and appends the iteration's log line.
+fn advance(
+    config: &SpsaConfig,
+    state: &mut SpsaState,
+    score: f64,
+    file: &mut std::fs::File,
+    log_path: &Path,
+) -> Result<(), String> {
+    config.update(state, state.done + 1, score);
+    let line = format_line(config, state, score);
+    writeln!(file, "{line}").map_err(|e| format!("writing {}: {e}", log_path.display()))?;
+    eprintln!("{line}");
+    Ok(())
+}
+
+/// Runs (or resumes) SPSA: `base` plays itself, the two copies set the tuned parameters as
+/// hidden options. Each iteration plays `base.games` games from the next openings.
+pub fn run(config: &SpsaConfig, base: &MatchConfig, log_path: &Path) -> Result<SpsaState, String> {
+    if base.pgn.is_some() || base.shard.is_some() {
+        return Err("--pgn and --shard belong to one shard of an iteration (with --shard)".into());
+    }
+    let (mut state, mut file) = open_log(config, log_path)?;
     while state.done < config.iterations && !crate::tools::interrupt::requested() {
-        let k = state.done + 1;
-        let (plus, minus) = config.perturb(&state, k);
-        let with = |name: &str, values: &[i32]| {
-            let mut e = engine.clone();
-            e.name = name.to_string();
-            for (&i, v) in config.tuned.iter().zip(values) {
-                e.options.push((TABLE[i].name.to_string(), v.to_string()));
-            }
-            e
-        };
-        let first = (k as usize - 1) * pairs;
-        let openings = (0..pairs)
-            .map(|j| base.openings[(first + j) % base.openings.len()].clone())
-            .collect();
-        let games = MatchConfig {
-            engines: vec![with("plus", &plus), with("minus", &minus)],
-            games: base.games,
-            rules: base.rules,
-            openings,
-            concurrency: base.concurrency,
-            pgn: None,
-            resume: false,
-            sprt: None,
-            shard: None,
-            event: base.event.clone(),
-            start_timeout: base.start_timeout,
-            progress: false,
-        };
-        let result = run_match(&games)?;
+        let result = run_match(&iteration_match(config, base, &state)?)?;
         if result.interrupted {
             break;
         }
-        // Points of the plus engine (index 0) less the minus engine's.
-        let score: f64 = result
-            .games
-            .iter()
-            .map(|g| {
-                let plus = if g.red == 0 { Color::Red } else { Color::Black };
-                match g.outcome.result {
-                    GameResult::Draw => 0.0,
-                    r if r == GameResult::win_for(plus) => 1.0,
-                    _ => -1.0,
-                }
-            })
-            .sum();
-        config.update(&mut state, k, score);
-        writeln!(file, "{}", format_line(config, &state, score))
-            .map_err(|e| format!("writing {}: {e}", log_path.display()))?;
-        eprintln!("{}", format_line(config, &state, score));
+        advance(config, &mut state, plus_score(&result), &mut file, log_path)?;
     }
+    Ok(state)
+}
+
+/// Plays `base.shard` of the next iteration into `base.pgn` and leaves the log as it is (a
+/// cluster plays the shards, `record` joins them); answers the iteration.
+pub fn play_shard(config: &SpsaConfig, base: &MatchConfig, log_path: &Path) -> Result<u32, String> {
+    if base.shard.is_none() || base.pgn.is_none() {
+        return Err("one shard of an iteration needs --shard K/N and --pgn".into());
+    }
+    let (state, _) = open_log(config, log_path)?;
+    if state.done >= config.iterations {
+        return Err(format!("the log has all {} iterations", config.iterations));
+    }
+    let result = run_match(&iteration_match(config, base, &state)?)?;
+    if result.interrupted {
+        return Err("interrupted".into());
+    }
+    Ok(state.done + 1)
+}
+
+/// Takes the shards' PGN files of the next iteration as its games: they must be every game of
+/// it, once; then moves θ and appends the log line.
+pub fn record(
+    config: &SpsaConfig,
+    base: &MatchConfig,
+    log_path: &Path,
+    pgns: &[PathBuf],
+) -> Result<SpsaState, String> {
+    let (mut state, mut file) = open_log(config, log_path)?;
+    let k = state.done + 1;
+    let (result, _) = merge(pgns, None)?;
+    let want = [format!("plus-{k}"), format!("minus-{k}")];
+    if result.names != want {
+        return Err(format!(
+            "the games are of {}, not of iteration {k} ({} and {})",
+            result.names.join(" and "),
+            want[0],
+            want[1]
+        ));
+    }
+    let wdl = &result.pairings[0].wdl;
+    let played = wdl.wins + wdl.draws + wdl.losses;
+    if played != base.games {
+        return Err(format!(
+            "iteration {k} has {} games; the files hold {played}",
+            base.games
+        ));
+    }
+    advance(config, &mut state, plus_score(&result), &mut file, log_path)?;
     Ok(state)
 }
 

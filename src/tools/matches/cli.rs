@@ -69,12 +69,20 @@ impl Args for EngineArgs {
     }
 }
 
+/// `chuhan match`: a match, or `merge` of shards' games.
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("limit").required(true).args(["tc", "movetime", "depth", "nodes"])))]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-pub struct MatchArgs {
+pub struct MatchCli {
     #[command(subcommand)]
     command: Option<MatchCommand>,
+    #[command(flatten)]
+    args: MatchArgs,
+}
+
+/// The settings of a match (also those of `chuhan tune spsa`'s games).
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("limit").required(true).args(["tc", "movetime", "depth", "nodes"])))]
+pub struct MatchArgs {
     #[command(flatten)]
     engines: EngineArgs,
     /// Games per pair of engines; each opening is played twice, colours swapped.
@@ -236,8 +244,9 @@ impl MatchArgs {
 }
 
 /// Runs `chuhan match` and prints the report on stdout.
-pub fn run_cli(args: MatchArgs) -> ExitCode {
-    if let Some(MatchCommand::Merge { pgn, sprt }) = &args.command {
+pub fn run_cli(cli: MatchCli) -> ExitCode {
+    let MatchCli { command, args } = cli;
+    if let Some(MatchCommand::Merge { pgn, sprt }) = &command {
         return match merge(pgn, *sprt) {
             Ok((result, limit)) => {
                 print!("{}", format_report(&result, *sprt, &limit));

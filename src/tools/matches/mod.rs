@@ -25,7 +25,7 @@ pub mod sprt;
 pub mod stats;
 
 pub use crate::tools::clock::TimeControl;
-pub use cli::{MatchArgs, run_cli};
+pub use cli::{MatchArgs, MatchCli, run_cli};
 pub use game::{GameOutcome, GameRules, MoveRecord, Termination};
 pub use limit::Limit;
 pub use runner::{FinishedGame, MatchConfig, MatchResult, PairingStats, run_match};

@@ -24,6 +24,7 @@ use crate::tools::interrupt;
 use crate::tools::pgn::today;
 use crate::tools::shard::Shard;
 
+#[derive(Clone)]
 pub struct MatchConfig {
     pub engines: Vec<EngineSpec>,
     /// Games per pairing of engines.
