@@ -1,0 +1,3 @@
+from chuhan_cluster.cli import main
+
+raise SystemExit(main())
