@@ -733,16 +733,28 @@ fn an_spsa_iteration_played_in_shards_moves_the_values_as_the_whole_iteration_do
     };
     let (whole, sharded) = (temp_path("spsa-whole.log"), temp_path("spsa-shards.log"));
     let out = spsa(&whole, &[]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut shards_of = Vec::new();
     for k in 1..=2 {
         let pgns: Vec<String> = (1..=2)
-            .map(|s| temp_path(&format!("spsa-{k}-{s}.pgn")).display().to_string())
+            .map(|s| {
+                temp_path(&format!("spsa-{k}-{s}.pgn"))
+                    .display()
+                    .to_string()
+            })
             .collect();
         for (s, pgn) in pgns.iter().enumerate() {
             let shard = format!("{}/2", s + 1);
             let out = spsa(&sharded, &["--shard", &shard, "--pgn", pgn]);
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
         // One shard alone is not the iteration, nor is a shard given twice.
         let one = spsa(&sharded, &["--record", &pgns[0]]);
@@ -750,7 +762,11 @@ fn an_spsa_iteration_played_in_shards_moves_the_values_as_the_whole_iteration_do
         let twice = spsa(&sharded, &["--record", &pgns[0], &pgns[0], &pgns[1]]);
         assert!(!twice.status.success());
         let out = spsa(&sharded, &["--record", &pgns[1], &pgns[0]]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         shards_of.push(pgns);
     }
     let read = |p: &Path| std::fs::read_to_string(p).unwrap();

@@ -5,9 +5,9 @@ A stopped run started again with the same folder and command sends only the shar
 mark; a different command or binary for the same folder is refused.
 """
 
-import hashlib
 import json
 import shutil
+import uuid
 from pathlib import Path
 
 import ray
@@ -24,16 +24,20 @@ class RunError(Exception):
 class Run:
     def __init__(self, folder: Path, description: dict):
         self.folder = folder
-        self.description = description
-        text = json.dumps(description, indent=2, sort_keys=True)
         meta = folder / "run.json"
-        if meta.exists() and meta.read_text() != text:
-            raise RunError(
-                f"{folder} holds another run ({meta}); give a new --out or the same command"
-            )
-        folder.mkdir(parents=True, exist_ok=True)
-        meta.write_text(text)
-        self.id = hashlib.sha256(text.encode()).hexdigest()[:16]
+        if meta.exists():
+            known = json.loads(meta.read_text())
+            if known["description"] != description:
+                raise RunError(
+                    f"{folder} holds another run ({meta}); give a new --out or the same command"
+                )
+            # The id names the shards' folders on the nodes: a resumed run finds them again.
+            self.id = known["id"]
+        else:
+            self.id = uuid.uuid4().hex[:16]
+            folder.mkdir(parents=True, exist_ok=True)
+            text = json.dumps({"id": self.id, "description": description}, indent=2)
+            meta.write_text(text + "\n")
 
     def shard_folder(self, name: str) -> Path:
         return self.folder / "shards" / name
