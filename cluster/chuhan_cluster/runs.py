@@ -84,6 +84,6 @@ def execute(run: Run, tasks: list, binary: str, expected: dict, cpus: float, ret
                 cause = e.cause if isinstance(e, RayTaskError) else e
                 if isinstance(cause, signature.WrongBinary):
                     raise RunError(f"refused: {cause}") from None
-                raise RunError(f"{task.name} failed after {retries} retries: {cause}") from None
+                raise RunError(f"{task.name} failed: {cause}") from None
             run.keep(task.name, files)
             bar.update()

@@ -49,6 +49,8 @@ def cached(binary: str) -> dict:
 
 
 def check(binary: str, expected: dict) -> None:
+    if not os.access(binary, os.X_OK):
+        raise WrongBinary(f"{os.uname().nodename}: no chuhan to run at {binary}")
     found = cached(binary)
     if found != expected:
         raise WrongBinary(

@@ -170,7 +170,7 @@ def test_a_worker_killed_mid_shard_is_retried_and_the_match_is_still_whole(clust
     assert len(attempts) == 2 and "--resume" in attempts[1], attempts
 
 
-def test_a_node_with_another_build_is_refused(cluster, tmp_path):
+def test_a_node_with_another_build_or_none_is_refused(cluster, tmp_path):
     other = tmp_path / "other-chuhan"
     other.write_text(
         "#!/bin/sh\n"
@@ -183,6 +183,9 @@ def test_a_node_with_another_build_is_refused(cluster, tmp_path):
     assert r.returncode == 2
     assert "refused" in r.stderr and "bench 1;" in r.stderr, r.stderr
     assert not (tmp_path / "run" / "data.bin").exists()
+    missing = driver(cluster, tmp_path / "run2", "datagen", *DATAGEN,
+                     extra=["--shards", "2", "--worker-binary", str(tmp_path / "none")])
+    assert missing.returncode == 2 and "no chuhan to run" in missing.stderr, missing.stderr
 
 
 def test_spsa_iterations_spread_over_shards_move_the_values_as_one_machine_does(
