@@ -6,6 +6,7 @@ pub mod bench;
 pub mod board;
 pub mod book;
 pub mod checksum;
+pub mod egtb;
 pub mod engine;
 pub mod eval;
 pub mod movegen;

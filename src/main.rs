@@ -83,6 +83,9 @@ enum Command {
     Book(chuhan::tools::book::BookCommand),
     /// Serve a board in the browser for play and analysis (http://127.0.0.1:8080/).
     Serve(chuhan::serve::ServeArgs),
+    /// Endgame tables: build them by retrograde analysis, or probe a position.
+    #[command(subcommand)]
+    Egtb(chuhan::tools::egtb::EgtbCommand),
 }
 
 #[derive(clap::Args)]
@@ -502,6 +505,7 @@ fn main() -> ExitCode {
         Some(Command::WdlFit(args)) => exit_code(wdl_fit(args)),
         Some(Command::Book(command)) => exit_code(chuhan::tools::book::run(command)),
         Some(Command::Serve(args)) => exit_code(chuhan::serve::run(&args)),
+        Some(Command::Egtb(command)) => exit_code(chuhan::tools::egtb::run(command)),
         Some(Command::Tune(t)) => match tune(t) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

@@ -83,7 +83,8 @@ pub struct Position {
 }
 
 impl Position {
-    /// An empty board, Red to move. Only for building positions piece by piece (FEN parsing).
+    /// An empty board, Red to move. Only for building positions piece by piece (FEN parsing,
+    /// endgame tables).
     pub(crate) fn empty() -> Position {
         Position {
             mb: Mailbox {

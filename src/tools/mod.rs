@@ -4,6 +4,7 @@
 pub mod book;
 pub mod clock;
 pub mod datagen;
+pub mod egtb;
 pub mod interrupt;
 pub mod matches;
 pub mod pgn;
