@@ -180,7 +180,7 @@ fn a_lone_cannon_never_mates() {
     for i in 0..layout.size() {
         if let Some(pos) = layout.decode(i)
             && !pos.is_attacked_king(pos.side_to_move().flip())
-            && pos.legal_moves().len() > 0
+            && !pos.legal_moves().is_empty()
         {
             assert_eq!(base.probe(&pos).unwrap(), Verdict::Draw, "{}", pos.to_fen());
         }

@@ -133,7 +133,7 @@ pub fn build(
     let too_long = AtomicBool::new(false);
     let mut d: u16 = 0;
     while d <= work.longest.load(Relaxed) + 1 {
-        if d % 2 == 0 {
+        if d.is_multiple_of(2) {
             let lost = Verdict::Loss(d).to_byte();
             (0..size)
                 .into_par_iter()

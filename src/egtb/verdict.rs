@@ -30,7 +30,7 @@ impl Verdict {
                 n.div_ceil(2) as u8
             }
             Verdict::Loss(n) => {
-                assert!(n % 2 == 0 && n <= MAX_LOSS, "loss in {n} plies");
+                assert!(n.is_multiple_of(2) && n <= MAX_LOSS, "loss in {n} plies");
                 128 + (n / 2) as u8
             }
         }
