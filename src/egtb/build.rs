@@ -34,14 +34,14 @@ struct Work<'a> {
 }
 
 impl Work<'_> {
-    fn set(&self, i: u64, v: Verdict) -> bool {
-        let done = self.values[i as usize]
+    /// Decides an undecided position (a decided one keeps its verdict).
+    fn set(&self, i: u64, v: Verdict) {
+        let fresh = self.values[i as usize]
             .compare_exchange(UNKNOWN, v.to_byte(), Relaxed, Relaxed)
             .is_ok();
-        if done {
+        if fresh {
             self.longest.fetch_max(v.plies().unwrap_or(0), Relaxed);
         }
-        done
     }
 
     /// The numbers of the positions one quiet move before the one numbered `i`, each once.

@@ -120,12 +120,10 @@ impl Layout {
         };
         let mut rest = index % self.placements;
         let mut pos = Position::empty();
-        let mut taken: u128 = 0;
-        let mut put = |pos: &mut Position, p: Piece, s: Square| -> Option<()> {
-            if taken & (1 << s.index()) != 0 {
+        let put = |pos: &mut Position, p: Piece, s: Square| -> Option<()> {
+            if pos.occupied() & crate::board::bit(s) != 0 {
                 return None;
             }
-            taken |= 1 << s.index();
             pos.put(p, s);
             Some(())
         };

@@ -7,10 +7,9 @@
 use crate::board::fen::reachable;
 use crate::board::{Move, PieceType, Position, Square, Squares, bit};
 use crate::movegen::tables::{
-    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, KING_STEPS, PAWN_ATTACKERS, Steps,
+    ADVISOR_STEPS, ELEPHANT_STEPS, FILE_LINES, HORSE_ATTACKERS, KING_STEPS, PAWN_ATTACKERS,
+    RANK_LINES, Steps,
 };
-
-const SLIDES: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 
 /// Calls `f` with every legal position from which the side not to move in `pos` reached it
 /// by a move that captured nothing.
@@ -43,19 +42,23 @@ pub fn predecessors(pos: &Position, mut f: impl FnMut(&Position)) {
     steps(PieceType::Pawn, false, &|y| {
         &PAWN_ATTACKERS[mover.index()][y.index()]
     });
+    // A slide that captured nothing crossed only empty points: the lines' empty reach.
     let sliders = pos.pieces(mover, PieceType::Rook) | pos.pieces(mover, PieceType::Cannon);
     for y in Squares(sliders) {
-        for (df, dr) in SLIDES {
-            let (mut file, mut rank) = (y.file() as i8 + df, y.rank() as i8 + dr);
-            while (0..9).contains(&file) && (0..10).contains(&rank) {
-                let x = Square::new(file as u8, rank as u8);
-                if bit(x) & empty == 0 {
-                    break;
-                }
-                from(y, x);
-                file += df;
-                rank += dr;
+        let (f, r) = (y.file(), y.rank());
+        let mut along = |mut reach: u16, at: &dyn Fn(u8) -> Square| {
+            while reach != 0 {
+                from(y, at(reach.trailing_zeros() as u8));
+                reach &= reach - 1;
             }
-        }
+        };
+        along(
+            RANK_LINES[f as usize][pos.rank_bits(r) as usize].empty,
+            &|i| Square::new(i, r),
+        );
+        along(
+            FILE_LINES[r as usize][pos.file_bits(f) as usize].empty,
+            &|i| Square::new(f, i),
+        );
     }
 }

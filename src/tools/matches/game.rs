@@ -351,13 +351,13 @@ pub fn play_game(
         let offered = draw_offer == Some(side.flip());
         // An engine thinking on this turn goes on after `ponderhit` when it guessed the move.
         let hit = match record.moves().last() {
-            Some(&played) if engine.ponders() => {
+            Some(&played) => {
                 match engine.ponder_reply(played, offered, Instant::now() + RESYNC_GRACE) {
                     Ok(hit) => hit,
                     Err(detail) => return crash(side, detail, moves, restart),
                 }
             }
-            _ => false,
+            None => false,
         };
         let sent = if hit {
             Ok(())

@@ -270,8 +270,8 @@ impl EngineProcess {
     }
 
     /// The opponent played `played`. When the engine expected it, `ponderhit` turns its search
-    /// into the real one and this answers true; otherwise the search is stopped and its answer
-    /// read and dropped, so the engine is idle for a fresh `go`.
+    /// into the real one and this answers true; otherwise a search on the opponent's time (if
+    /// any) is stopped and its answer read and dropped, so the engine is idle for a fresh `go`.
     /// A UCCI engine hears of the opponent's draw offer (`offered`) in `ponderhit draw`.
     pub fn ponder_reply(
         &mut self,
