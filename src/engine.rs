@@ -11,11 +11,13 @@ use std::time::Instant;
 
 use crate::board::{Move, Position};
 use crate::book::{Book, choose};
+use crate::egtb::{Tablebase, Verdict};
 use crate::eval::nnue::default_net;
 use crate::eval::nnue::network::Network;
 use crate::rng::{random_seed, splitmix64};
 use crate::rules::GameRecord;
 use crate::search::params::Params;
+use crate::search::score::table_value;
 use crate::search::stats::SearchStats;
 use crate::search::strength::{MAX_ELO, Noise, Strength};
 use crate::search::threads::{Job, SearchThreads};
@@ -77,7 +79,13 @@ pub struct Engine {
     noise_seed: u64,
     /// The opening book (`Book File`), if one is loaded.
     book: Option<Book>,
+    /// The endgame tables (`EGTB Path`), if a folder holds any.
+    tables: Option<Arc<Tablebase>>,
 }
+
+/// Plies of a table's line reported with its move: enough to see the plan, few enough probes
+/// that answering stays instant.
+const TABLE_LINE_PLIES: usize = 32;
 
 impl Engine {
     pub fn new(reporter: Arc<dyn Reporter>, options: EngineOptions) -> Engine {
@@ -95,6 +103,7 @@ impl Engine {
             net: default_net(),
             noise_seed: random_seed(),
             book: None,
+            tables: None,
         }
     }
 
@@ -161,6 +170,67 @@ impl Engine {
         let draw = splitmix64(&mut (self.noise_seed ^ pos.key()));
         let pick = choose(&moves, self.options.best_book_move, draw)?;
         Some((moves, pick.mv))
+    }
+
+    /// Opens the endgame tables of `dir` (empty: none) for later searches; returns how many
+    /// there are and why any file was left out.
+    pub fn load_tables(&mut self, dir: &str) -> (usize, Vec<String>) {
+        self.stop_and_wait();
+        if dir.trim().is_empty() {
+            self.tables = None;
+            return (0, Vec::new());
+        }
+        let (tables, mut errors) = Tablebase::open(std::path::Path::new(dir.trim()));
+        let count = tables.len();
+        if count == 0 && errors.is_empty() {
+            errors.push(format!("EGTB Path {dir}: no tables there"));
+        }
+        self.tables = (count > 0).then(|| Arc::new(tables));
+        (count, errors)
+    }
+
+    /// The tables' move for this `go`, when they settle the root: a finite full-strength
+    /// single-line search, a win whose mate fits the plies the move limit leaves (or a loss
+    /// that does), by a legal move that is not banned, among `searchmoves`, and not back to a
+    /// position of the game. With it, the table's line (as far as `TABLE_LINE_PLIES`) and its
+    /// verdict after the move.
+    fn table_move(&self, limits: &Limits) -> Option<(Vec<Move>, Verdict)> {
+        let tables = self.tables.as_ref()?;
+        let o = &self.options;
+        if limits.infinite || limits.ponder || o.limit_strength || o.multipv > 1 {
+            return None;
+        }
+        let pos = self.game.position();
+        let room = match o.move_limit {
+            0 => u32::MAX,
+            limit => limit.saturating_sub(u32::from(pos.halfmove_clock())),
+        };
+        let fits = |v: Verdict| v.plies().is_some_and(|n| u32::from(n) <= room);
+        if !fits(tables.covers(pos)?) {
+            return None;
+        }
+        let seen =
+            |key: u64| (0..self.game.moves().len()).any(|i| self.game.position_at(i).key() == key);
+        let legal = pos.legal_moves();
+        let allowed = legal.iter().copied().filter(|&m| {
+            !self.banmoves.contains(&m)
+                && (limits.searchmoves.is_empty() || limits.searchmoves.contains(&m))
+                && !seen(pos.key_after(m))
+        });
+        let (first, verdict) = tables.best_of(pos, allowed).ok().flatten()?;
+        if !fits(verdict) {
+            return None;
+        }
+        let mut line = vec![first];
+        let mut at = pos.clone();
+        at.do_move(first);
+        while line.len() < TABLE_LINE_PLIES
+            && let Ok(Some((m, _))) = tables.best_move(&at)
+        {
+            line.push(m);
+            at.do_move(m);
+        }
+        Some((line, verdict))
     }
 
     /// Loads a net file for later searches; on any error the current net stays.
@@ -311,6 +381,28 @@ impl Engine {
             }));
             return;
         }
+        if let Some((line, verdict)) = self.table_move(&limits) {
+            let score = crate::search::score::report(table_value(verdict, 0));
+            self.reporter.report(Report::Info(SearchInfo {
+                depth: line.len() as u32,
+                seldepth: line.len() as u32,
+                multipv: 1,
+                score,
+                bound: Bound::Exact,
+                wdl: None,
+                nodes: 0,
+                nps: 0,
+                hashfull: self.tt.hashfull(),
+                time_ms: 0,
+                pv: line.clone(),
+            }));
+            self.reporter.report(Report::BestMove(BestMove {
+                best: Some(line[0]),
+                ponder: line.get(1).copied(),
+                score: Some(score),
+            }));
+            return;
+        }
         let mut noise = Noise::default();
         if self.options.limit_strength {
             let s = Strength::of_elo(self.options.elo);
@@ -332,6 +424,7 @@ impl Engine {
             net: self.search_net(),
             noise,
             params: self.options.params,
+            tables: self.tables.clone().filter(|_| !self.options.limit_strength),
         });
         if !self.start(Arc::clone(&setup)) {
             // The main search thread is gone (a search panicked): fresh threads take over.

@@ -1,7 +1,11 @@
 //! Endgame tables end to end: `chuhan egtb build` writes the tables of a few materials (and of
 //! the smaller ones their captures lead to); every table is then checked against its own moves
 //! (each verdict is exactly the best over the verdicts its moves reach), random positions
-//! against a plain exhaustive search, and `chuhan egtb probe` against the tables.
+//! against a plain exhaustive search, and `chuhan egtb probe` against the tables. The engine
+//! then plays from them (`EGTB Path`), at the root and in its tree, and `chuhan match --egtb`
+//! adjudicates by them.
+
+mod common;
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -11,6 +15,7 @@ use chuhan::Position;
 use chuhan::egtb::index::Layout;
 use chuhan::egtb::{Material, Tablebase, Verdict, plan};
 use chuhan::rng::Rng;
+use common::{Engine, PROMPT, best_of, is_bestmove};
 
 const MATERIALS: [&str; 5] = ["KRKA", "KHKA", "KCKA", "KPKA", "KCAKAA"];
 
@@ -58,7 +63,8 @@ fn by_moves(base: &Tablebase, pos: &Position) -> Verdict {
 
 #[test]
 fn every_verdict_is_the_best_its_moves_reach() {
-    let base = Tablebase::open(tables());
+    let (base, errors) = Tablebase::open(tables());
+    assert!(errors.is_empty(), "{errors:?}");
     for material in every_table() {
         let layout = Layout::new(material);
         let (mut wins, mut draws, mut losses) = (0, 0, 0);
@@ -111,7 +117,8 @@ fn solve(pos: &Position, depth: u16) -> Option<Verdict> {
 #[test]
 fn random_positions_agree_with_an_exhaustive_search() {
     const DEPTH: u16 = 5;
-    let base = Tablebase::open(tables());
+    let (base, errors) = Tablebase::open(tables());
+    assert!(errors.is_empty(), "{errors:?}");
     let mut rng = Rng::new(7);
     let mut mates = 0;
     for name in ["KRK", "KHK", "KPK", "KRKA", "KHKA"] {
@@ -137,7 +144,8 @@ fn random_positions_agree_with_an_exhaustive_search() {
 
 #[test]
 fn probe_prints_the_verdict_and_a_move_that_keeps_it() {
-    let base = Tablebase::open(tables());
+    let (base, errors) = Tablebase::open(tables());
+    assert!(errors.is_empty(), "{errors:?}");
     // Red: king d0, rook a1; Black: king e9, advisor d9.
     let fen = "3ak4/9/9/9/9/9/9/9/R8/3K5 w";
     let pos = Position::from_fen(fen).unwrap();
@@ -175,7 +183,8 @@ fn probe_prints_the_verdict_and_a_move_that_keeps_it() {
 #[test]
 fn a_lone_cannon_never_mates() {
     // With no screen but the kings, which may not face each other, a cannon never checks.
-    let base = Tablebase::open(tables());
+    let (base, errors) = Tablebase::open(tables());
+    assert!(errors.is_empty(), "{errors:?}");
     let layout = Layout::new(Material::parse("KCK").unwrap());
     for i in 0..layout.size() {
         if let Some(pos) = layout.decode(i)
@@ -185,4 +194,251 @@ fn a_lone_cannon_never_mates() {
             assert_eq!(base.probe(&pos).unwrap(), Verdict::Draw, "{}", pos.to_fen());
         }
     }
+}
+
+/// The `score mate N` of an info line, if it has one.
+fn mate_of(line: &str) -> Option<i64> {
+    let rest = line.split(" score mate ").nth(1)?;
+    rest.split(' ').next()?.parse().ok()
+}
+
+/// Red: king d0, rook a1; Black: king e9, advisor d9 (a KRKA win for Red).
+const KRKA: &str = "3ak4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1";
+
+#[test]
+fn the_engine_plays_the_tables_move_at_once_with_its_mate() {
+    let (base, _) = Tablebase::open(tables());
+    let pos = Position::from_fen(KRKA).unwrap();
+    let Verdict::Win(n) = base.probe(&pos).unwrap() else {
+        panic!("KRKA: not a win")
+    };
+    let mut e = Engine::with_handshake("uci");
+    e.send(&format!(
+        "setoption name EGTB Path value {}",
+        tables().display()
+    ));
+    let told = e.until(|l| l.starts_with("info string EGTB Path: "), PROMPT);
+    let count = every_table().len();
+    assert_eq!(
+        told.last().unwrap(),
+        &format!("info string EGTB Path: {count} tables")
+    );
+    e.send(&format!("position fen {KRKA}"));
+    e.send("go movetime 60000");
+    let lines = e.until(is_bestmove, PROMPT);
+    let best = best_of(lines.last().unwrap());
+    let mut after = pos.clone();
+    after.do_move(pos.parse_move(best).unwrap());
+    assert_eq!(
+        base.probe(&after).unwrap(),
+        Verdict::Loss(n - 1),
+        "{lines:?}"
+    );
+    let info = &lines[lines.len() - 2];
+    assert_eq!(mate_of(info), Some(i64::from(n.div_ceil(2))), "{lines:?}");
+    // The reported line is the tables' own: each move keeps the verdict to the mate.
+    let pv = info.split(" pv ").nth(1).unwrap();
+    let mut at = pos.clone();
+    let mut verdict = Verdict::Win(n);
+    for mv in pv.split(' ') {
+        at.do_move(at.parse_move(mv).unwrap());
+        let next = base.probe(&at).unwrap();
+        assert_eq!(next.before_move(), verdict, "{info}");
+        verdict = next;
+    }
+    // Too little of the move limit left for the mate: the search decides, not the tables.
+    let late = KRKA.replace(" 0 1", &format!(" {} 1", 120 - n + 1));
+    e.send(&format!("position fen {late}"));
+    e.send("go depth 2");
+    let lines = e.until(is_bestmove, PROMPT);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{lines:?}"
+    );
+    e.send("quit");
+}
+
+#[test]
+fn ucci_banmoves_leave_the_tables_another_winning_move() {
+    let (base, _) = Tablebase::open(tables());
+    let pos = Position::from_fen(KRKA).unwrap();
+    let (table_best, _) = base.best_move(&pos).unwrap().unwrap();
+    let mut e = Engine::with_handshake("ucci");
+    e.send(&format!("setoption egtbpath {}", tables().display()));
+    e.send(&format!("position fen {KRKA}"));
+    e.send(&format!("banmoves {table_best}"));
+    e.send("go time 60000");
+    let lines = e.until(is_bestmove, PROMPT);
+    let best = best_of(lines.last().unwrap());
+    assert_ne!(best, table_best.to_string());
+    let mut after = pos.clone();
+    after.do_move(pos.parse_move(best).unwrap());
+    let Verdict::Loss(k) = base.probe(&after).unwrap() else {
+        panic!("{best} lets the win go: {lines:?}")
+    };
+    // UCCI scores a mate in M moves as 10000 - (2M - 1).
+    let moves = (k + 2) / 2;
+    let info = &lines[lines.len() - 2];
+    assert!(
+        info.contains(&format!(" score {} ", 10000 - (2 * moves - 1))),
+        "{lines:?}"
+    );
+    e.send("quit");
+}
+
+#[test]
+fn the_search_scores_positions_the_tables_cover_as_mates() {
+    // The KRKA position with a Black pawn on a4 the rook takes: no table covers the root, one
+    // covers the position after the capture, a mate deeper than the search.
+    let fen = "3ak4/9/9/9/9/p8/9/9/R8/3K5 w - - 0 1";
+    let (base, _) = Tablebase::open(tables());
+    let pos = Position::from_fen(fen).unwrap();
+    assert!(base.probe(&pos).is_err());
+    let mut taken = pos.clone();
+    taken.do_move(pos.parse_move("a1a4").unwrap());
+    let Verdict::Loss(n) = base.probe(&taken).unwrap() else {
+        panic!("a1a4 does not win")
+    };
+    const DEPTH: u16 = 5;
+    assert!(
+        n + 1 > DEPTH,
+        "the mate after a1a4 is within the search's own reach"
+    );
+    let search = |with_tables: bool| {
+        let mut e = Engine::with_handshake("uci");
+        if with_tables {
+            e.send(&format!(
+                "setoption name EGTB Path value {}",
+                tables().display()
+            ));
+        }
+        e.send(&format!("position fen {fen}"));
+        e.send(&format!("go depth {DEPTH}"));
+        let lines = e.until(is_bestmove, PROMPT);
+        e.send("quit");
+        lines
+    };
+    let with = search(true);
+    let mate = mate_of(&with[with.len() - 2]);
+    // At most the capture's mate: another line may mate sooner, none later.
+    assert!(
+        mate.is_some_and(|m| m > 0 && m <= i64::from((n + 2) / 2)),
+        "{with:?}"
+    );
+    let without = search(false);
+    assert_eq!(mate_of(&without[without.len() - 2]), None, "{without:?}");
+}
+
+#[test]
+fn a_bad_table_gets_one_message_and_the_rest_serve() {
+    let dir = std::env::temp_dir().join(format!("chuhan-egtb-bad-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(tables().join("KRK.cht"), dir.join("KRK.cht")).unwrap();
+    std::fs::write(dir.join("KRKA.cht"), b"not a table at all").unwrap();
+    let mut e = Engine::with_handshake("uci");
+    e.send(&format!("setoption name EGTB Path value {}", dir.display()));
+    let told = e.until(|l| l.starts_with("info string EGTB Path: "), PROMPT);
+    assert!(
+        told.iter()
+            .any(|l| l.starts_with("info string ") && l.contains("KRKA.cht")),
+        "{told:?}"
+    );
+    assert_eq!(told.last().unwrap(), "info string EGTB Path: 1 tables");
+    // KRKA is searched (no table), KRK is the table's.
+    e.send(&format!("position fen {KRKA}"));
+    e.send("go depth 3");
+    let lines = e.until(is_bestmove, PROMPT);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{lines:?}"
+    );
+    e.send("position fen 4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1");
+    e.send("go depth 3");
+    let lines = e.until(is_bestmove, PROMPT);
+    assert!(mate_of(&lines[lines.len() - 2]).is_some(), "{lines:?}");
+    e.send("setoption name EGTB Path value /nonexistent/chuhan/tables");
+    let told = e.until(|l| l.starts_with("info string "), PROMPT);
+    assert!(told.last().unwrap().contains("no tables there"), "{told:?}");
+    e.send("quit");
+}
+
+#[test]
+fn a_match_adjudicates_the_positions_the_tables_cover() {
+    let dir = std::env::temp_dir().join(format!("chuhan-egtb-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.epd");
+    // A KRKA win for Red, and a KCK position (a draw: a lone cannon never mates).
+    std::fs::write(
+        &openings,
+        format!("{KRKA}\n4k4/9/9/9/9/9/9/9/C8/3K5 w - - 0 1\n"),
+    )
+    .unwrap();
+    let pgn = dir.join("games.pgn");
+    let chuhan = env!("CARGO_BIN_EXE_chuhan");
+    let out = Command::cargo_bin("chuhan")
+        .unwrap()
+        .args(["match", "--depth", "1", "--games", "4", "--openings"])
+        .arg(&openings)
+        .arg("--egtb")
+        .arg(tables())
+        .arg("--pgn")
+        .arg(&pgn)
+        .args(["--engine", &format!("cmd={chuhan}"), "name=a"])
+        .args(["--engine", &format!("cmd={chuhan}"), "name=b"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    let tag = |name: &str| -> Vec<String> {
+        games
+            .lines()
+            .filter_map(|l| l.strip_prefix(&format!("[{name} \"")))
+            .map(|v| v.trim_end_matches("\"]").to_string())
+            .collect()
+    };
+    assert_eq!(
+        tag("Termination"),
+        ["adjudicated by endgame tables"; 4],
+        "{games}"
+    );
+    let mut results = tag("Result");
+    results.sort();
+    assert_eq!(results, ["1-0", "1-0", "1/2-1/2", "1/2-1/2"], "{games}");
+}
+
+#[test]
+fn verify_finds_a_changed_byte_that_opening_does_not_read() {
+    let dir = std::env::temp_dir().join(format!("chuhan-egtb-verify-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["KRK.cht", "KRKA.cht"] {
+        std::fs::copy(tables().join(name), dir.join(name)).unwrap();
+    }
+    let verify = || {
+        Command::cargo_bin("chuhan")
+            .unwrap()
+            .args(["egtb", "verify", "--dir"])
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+    let whole = verify();
+    assert!(whole.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&whole.stdout),
+        "2 tables, every one whole\n"
+    );
+    let path = dir.join("KRKA.cht");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&path, bytes).unwrap();
+    let broken = verify();
+    assert!(!broken.status.success());
+    assert!(String::from_utf8_lossy(&broken.stderr).contains("KRKA: checksum mismatch"));
 }

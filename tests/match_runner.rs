@@ -63,6 +63,7 @@ fn config(engines: Vec<EngineSpec>, games: u32, limit: Limit) -> MatchConfig {
             ready_timeout: Duration::from_secs(5),
             resign: None,
             draw: None,
+            egtb: None,
         },
         openings: vec![Position::startpos()],
         concurrency: 1,

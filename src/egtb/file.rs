@@ -1,9 +1,14 @@
 //! A table on disk: a 44-byte header (magic, format version, material name, number of
 //! positions, FNV-1a checksum of the values), then one byte per position (`verdict.rs`).
-//! Files are named `<MATERIAL>.cht` and read whole, on first use.
+//! Files are named `<MATERIAL>.cht` and memory-mapped: opening one reads only its header, so
+//! that a folder of gigabytes opens at once and a probe reads a page; the checksum over every
+//! byte is checked by `chuhan egtb verify` and after each build.
 
 use std::io::{self, Read, Write};
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
 
 use crate::checksum::fnv1a;
 
@@ -38,8 +43,34 @@ pub fn write(dir: &Path, material: Material, values: &[u8]) -> io::Result<()> {
     std::fs::rename(tmp, target)
 }
 
-/// The values of `material`'s file in `dir`, checked: header, size and checksum.
-pub fn read(dir: &Path, material: Material, positions: u64) -> Result<Vec<u8>, String> {
+/// A table's values: just built, or a mapped file.
+pub enum Values {
+    Built(Vec<u8>),
+    Mapped { map: Mmap, checksum: u32 },
+}
+
+impl Deref for Values {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Values::Built(v) => v,
+            Values::Mapped { map, .. } => &map[HEADER_BYTES..],
+        }
+    }
+}
+
+impl Values {
+    /// Whether every byte is as written (a table just built always is).
+    pub fn verify(&self) -> bool {
+        match self {
+            Values::Built(_) => true,
+            Values::Mapped { checksum, .. } => fnv1a(self) == *checksum,
+        }
+    }
+}
+
+/// Maps `material`'s file in `dir`, its header checked (magic, version, material, size).
+pub fn open(dir: &Path, material: Material, positions: u64) -> Result<Values, String> {
     let p = path(dir, material);
     let bad = |why: &str| format!("{}: {why}", p.display());
     let mut f = std::fs::File::open(&p).map_err(|e| bad(&e.to_string()))?;
@@ -67,14 +98,12 @@ pub fn read(dir: &Path, material: Material, positions: u64) -> Result<Vec<u8>, S
     if count != positions {
         return Err(bad(&format!("{count} positions, expected {positions}")));
     }
-    let mut values = Vec::with_capacity(count as usize);
-    f.read_to_end(&mut values)
-        .map_err(|e| bad(&e.to_string()))?;
-    if values.len() as u64 != count {
-        return Err(bad("cut short"));
+    let length = f.metadata().map_err(|e| bad(&e.to_string()))?.len();
+    if length != HEADER_BYTES as u64 + count {
+        return Err(bad("cut short or too long"));
     }
-    if fnv1a(&values) != checksum {
-        return Err(bad("checksum mismatch"));
-    }
-    Ok(values)
+    // SAFETY: tables are written whole and renamed into place (`write`), never changed in
+    // place, so the mapped bytes do not change under the map.
+    let map = unsafe { Mmap::map(&f) }.map_err(|e| bad(&e.to_string()))?;
+    Ok(Values::Mapped { map, checksum })
 }

@@ -100,6 +100,16 @@ impl Material {
         self.counts[side][..4].iter().any(|&n| n > 0)
     }
 
+    /// Pieces on the board, kings included.
+    pub fn pieces(&self) -> u32 {
+        2 + self
+            .counts
+            .iter()
+            .flatten()
+            .map(|&n| u32::from(n))
+            .sum::<u32>()
+    }
+
     /// Neither side can ever mate: a draw, with no table.
     pub fn is_dead_draw(&self) -> bool {
         !self.attacks(0) && !self.attacks(1)

@@ -1,14 +1,17 @@
-//! The tables of one folder, probed by position: each file is read whole on its first probe.
-//! A position whose material has no table there (or whose file is bad) gets an error, and
-//! one with no attacking piece on either side is a draw without one.
+//! The tables of one folder, probed by position. Every file is mapped when the folder is
+//! opened (`file::open` reads only headers), so a probe does no file IO beyond the pages it
+//! touches. A position with no attacking piece on either side is a draw without a table.
+//!
+//! Verdicts count cycles as draws and know nothing of the move limit (`egtb` module doc): the
+//! search trusts a win or loss only where its mate fits the plies the limit has left, and a
+//! game's result is always the referee's.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::path::Path;
 
-use crate::board::{Move, Position};
+use crate::board::{Color, Move, PieceType, Position};
 
-use super::file;
+use super::file::{self, Values};
 use super::index::Layout;
 use super::material::Material;
 use super::verdict::Verdict;
@@ -16,7 +19,7 @@ use super::verdict::Verdict;
 /// One material's verdicts.
 pub struct Table {
     pub layout: Layout,
-    pub values: Vec<u8>,
+    pub values: Values,
 }
 
 impl Table {
@@ -27,70 +30,120 @@ impl Table {
     }
 }
 
+#[derive(Default)]
 pub struct Tablebase {
-    dir: PathBuf,
-    tables: HashMap<Material, OnceLock<Result<Table, String>>>,
+    tables: HashMap<Material, Table>,
+    /// Most pieces (kings included) of any table: a quick test that a position has none.
+    most_pieces: u32,
+}
+
+impl std::fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tablebase({} tables)", self.tables.len())
+    }
 }
 
 impl Tablebase {
-    /// The tables whose files `dir` holds (none yet read); an unreadable folder has none.
-    pub fn open(dir: &Path) -> Tablebase {
-        let mut tables = HashMap::new();
-        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let name = entry.file_name();
-            let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".cht")) else {
-                continue;
-            };
-            if let Ok(m) = Material::parse(stem)
-                && m.to_string() == stem
-            {
-                tables.insert(m, OnceLock::new());
+    /// Maps every table in `dir`; a file that cannot be used is left out, with the reason.
+    pub fn open(dir: &Path) -> (Tablebase, Vec<String>) {
+        let mut base = Tablebase::default();
+        let mut errors = Vec::new();
+        let mut names: Vec<_> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                e.file_name()
+                    .to_str()?
+                    .strip_suffix(".cht")
+                    .map(String::from)
+            })
+            .collect();
+        names.sort();
+        for stem in names {
+            match Material::parse(&stem) {
+                Ok(m) if m.to_string() == stem => {
+                    let layout = Layout::new(m);
+                    match file::open(dir, m, layout.size()) {
+                        Ok(values) => base.insert(Table { layout, values }),
+                        Err(e) => errors.push(e),
+                    }
+                }
+                _ => errors.push(format!("{stem}.cht: not a material's name")),
             }
         }
-        Tablebase {
-            dir: dir.to_path_buf(),
-            tables,
-        }
+        (base, errors)
+    }
+
+    pub fn len(&self) -> usize {
+        self.tables.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+
+    /// The tables, in no particular order.
+    pub fn tables(&self) -> impl Iterator<Item = &Table> {
+        self.tables.values()
     }
 
     pub fn has(&self, material: Material) -> bool {
         material.is_dead_draw() || self.tables.contains_key(&material)
     }
 
-    /// Adds a table just built, so that larger ones built next can read it.
+    /// Adds a table (one just built, so that larger ones built next can read it).
     pub fn insert(&mut self, table: Table) {
-        let cell = OnceLock::new();
         let material = table.layout.material;
-        let _ = cell.set(Ok(table));
-        self.tables.insert(material, cell);
+        self.most_pieces = self.most_pieces.max(material.pieces());
+        self.tables.insert(material, table);
     }
 
-    /// The verdict of `pos` from the side to move.
-    pub fn probe(&self, pos: &Position) -> Result<Verdict, String> {
-        let (material, flip) = Material::of(pos);
-        if material.is_dead_draw() {
-            return Ok(Verdict::Draw);
-        }
-        let cell = self
-            .tables
-            .get(&material)
-            .ok_or_else(|| format!("no {material} table in {}", self.dir.display()))?;
-        let table = cell.get_or_init(|| {
-            let layout = Layout::new(material);
-            let values = file::read(&self.dir, material, layout.size())?;
-            Ok(Table { layout, values })
+    /// The verdict of `pos` from the side to move, `None` where no table covers it: the
+    /// search's probe, quick to say no for a position with more pieces than any table.
+    #[inline]
+    pub fn covers(&self, pos: &Position) -> Option<Verdict> {
+        let attackers = Color::BOTH.into_iter().any(|c| {
+            [
+                PieceType::Rook,
+                PieceType::Horse,
+                PieceType::Cannon,
+                PieceType::Pawn,
+            ]
+            .into_iter()
+            .any(|k| pos.pieces(c, k) != 0)
         });
-        let table = table.as_ref().map_err(Clone::clone)?;
-        table
-            .verdict(pos, flip)
-            .ok_or_else(|| format!("{} cannot arise in a game", pos.to_fen()))
+        if !attackers {
+            return Some(Verdict::Draw);
+        }
+        if self.tables.is_empty() || pos.occupied().count_ones() > self.most_pieces {
+            return None;
+        }
+        let (material, flip) = Material::of(pos);
+        self.tables.get(&material)?.verdict(pos, flip)
     }
 
-    /// The best legal move by the tables (the soonest win, else a draw, else the latest
-    /// loss) and the verdict it keeps; `None` when there is no legal move.
-    pub fn best_move(&self, pos: &Position) -> Result<Option<(Move, Verdict)>, String> {
+    /// The verdict of `pos` from the side to move, or why there is none.
+    pub fn probe(&self, pos: &Position) -> Result<Verdict, String> {
+        self.covers(pos).ok_or_else(|| {
+            let (material, _) = Material::of(pos);
+            if self.has(material) {
+                format!("{} cannot arise in a game", pos.to_fen())
+            } else {
+                format!("no {material} table")
+            }
+        })
+    }
+
+    /// The best of `moves` by the tables (the soonest win, else a draw, else the latest
+    /// loss) and the verdict it keeps; `None` when there is none.
+    pub fn best_of(
+        &self,
+        pos: &Position,
+        moves: impl IntoIterator<Item = Move>,
+    ) -> Result<Option<(Move, Verdict)>, String> {
         let mut best: Option<(Move, Verdict)> = None;
-        for m in pos.legal_moves().iter().copied() {
+        for m in moves {
             let mut child = pos.clone();
             child.do_move(m);
             let v = self.probe(&child)?.before_move();
@@ -99,5 +152,10 @@ impl Tablebase {
             }
         }
         Ok(best)
+    }
+
+    /// The best legal move by the tables, as `best_of`.
+    pub fn best_move(&self, pos: &Position) -> Result<Option<(Move, Verdict)>, String> {
+        self.best_of(pos, pos.legal_moves().iter().copied())
     }
 }

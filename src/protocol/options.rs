@@ -79,6 +79,8 @@ pub enum Action {
     DebugLog,
     /// Load the book files of a `;`-separated list (empty: no book).
     LoadBook,
+    /// Open the endgame tables of the named folder (empty: none).
+    LoadTables,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -275,6 +277,18 @@ pub static OPTIONS: &[OptionSpec] = &[
         },
         help: "always the book's heaviest move; off: a random one in proportion to the weights, \
                drawn afresh each game",
+    },
+    OptionSpec {
+        uci: Some("EGTB Path"),
+        ucci: Some("egtbpath"),
+        kind: Kind::Text {
+            default: EMPTY,
+            action: Action::LoadTables,
+        },
+        help: "a folder of chuhan's endgame tables (`chuhan egtb build`): where they cover the \
+               position the engine plays their move at once with its mate score, and the search \
+               scores covered positions exactly (a mate only where it fits the move limit); a \
+               bad file gets one message and is left out",
     },
     OptionSpec {
         uci: Some("UCI_ShowWDL"),

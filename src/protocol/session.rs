@@ -202,6 +202,13 @@ impl Session {
                 Ok(n) => self.tell(&[format!("book: {n} records")]),
                 Err(e) => self.tell(&[e]),
             },
+            Some((Action::LoadTables, dir)) => {
+                let (count, mut errors) = self.engine.load_tables(dir);
+                if count > 0 {
+                    errors.push(format!("EGTB Path: {count} tables"));
+                }
+                self.tell(&errors);
+            }
             Some((Action::LoadNet, path)) => {
                 if path.is_empty() || path == EMBEDDED_NET {
                     self.engine.use_embedded_net();

@@ -8,6 +8,7 @@ use std::sync::mpsc::{Sender, channel};
 use std::time::Instant;
 
 use crate::board::Move;
+use crate::egtb::Tablebase;
 use crate::eval::nnue::network::Network;
 use crate::eval::wdl::material;
 use crate::rules::GameRecord;
@@ -41,6 +42,8 @@ pub struct SearchSetup {
     pub noise: Noise,
     /// The tunable numbers of the search.
     pub params: Params,
+    /// Endgame tables the search probes where they cover a position (`None`: none).
+    pub tables: Option<Arc<Tablebase>>,
 }
 
 /// What every thread of one search shares, owned so that parked helper threads can hold it.
@@ -65,6 +68,7 @@ impl Shared {
             node_limit: self.node_limit,
             move_limit: self.move_limit,
             root_material: self.root_material,
+            tables: self.setup.tables.as_deref(),
         }
     }
 }
@@ -202,6 +206,7 @@ mod tests {
             net: None,
             noise: Noise::default(),
             params: Params::default(),
+            tables: None,
         }
     }
 

@@ -11,7 +11,7 @@ use super::history::Before;
 use super::node_kind::{All, Cut, NodeKind, Pv};
 use super::params::Params;
 use super::picker::MovePicker;
-use super::score::{DECISIVE, INFINITE, from_tt, mate_in, mated_in, to_tt};
+use super::score::{DECISIVE, INFINITE, from_tt, mate_in, mated_in, table_value, to_tt};
 use super::see::see_ge;
 use super::stats::Event;
 use super::worker::{SearchContext, Worker};
@@ -210,6 +210,12 @@ impl Worker {
             self.stats.count(Event::TtCutoff);
             return s;
         }
+        // Not stored: the verdict depends on the move limit's clock, which the key leaves out.
+        if excluded.is_null()
+            && let Some(s) = self.egtb_score(ctx, ply)
+        {
+            return s;
+        }
 
         let in_check = self.stack[ply].in_check;
         let (raw_eval, static_eval) = self.static_evals(tte, in_check, ply);
@@ -282,6 +288,22 @@ impl Worker {
             });
         }
         self.horizon(ply)
+    }
+
+    /// The endgame tables' score of the node where they cover it: a draw, or a mate that fits
+    /// the plies the move limit has left (a longer one may be a draw by that rule).
+    #[inline(always)]
+    fn egtb_score(&mut self, ctx: &SearchContext, ply: usize) -> Option<i32> {
+        let v = ctx.tables?.covers(&self.pos)?;
+        let clock = u32::from(self.pos.halfmove_clock());
+        if ctx.move_limit > 0
+            && v.plies()
+                .is_some_and(|n| clock + u32::from(n) > ctx.move_limit)
+        {
+            return None;
+        }
+        self.stats.count(Event::EgtbHit);
+        Some(table_value(v, ply))
     }
 
     /// The table's entry for the node and its move where that is pseudo-legal here. A search

@@ -1,6 +1,7 @@
 //! Score conventions: mate scores carry their distance from the root, and are stored in the
 //! transposition table relative to the node so that they stay right wherever they are read.
 
+use crate::egtb::Verdict;
 use crate::rules::RuleScore;
 use crate::search::Score;
 
@@ -10,8 +11,10 @@ use super::MAX_PLY;
 pub const INFINITE: i32 = 32_000;
 /// Mate at the root; mate in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
-/// Scores at or above this are mates found by the search.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// The longest mate an endgame table holds, in plies (`egtb::verdict`).
+const TABLE_PLIES: i32 = 256;
+/// Scores at or above this are mates: found by the search, or by a table at any ply.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - TABLE_PLIES;
 /// Scores at or above this are decisive (mates): no pruning margins apply.
 pub const DECISIVE: i32 = MATE_BOUND;
 /// Marks a missing static evaluation (in check).
@@ -37,6 +40,17 @@ pub const fn rule_value(r: RuleScore, ply: usize) -> i32 {
         RuleScore::Draw => 0,
         RuleScore::Win => mate_in(ply),
         RuleScore::Loss => mated_in(ply),
+    }
+}
+
+/// Value of an endgame table's verdict for the side to move at `ply`: its mates are exact
+/// (distance to mate under best play), so the search prefers the shorter win.
+#[inline(always)]
+pub const fn table_value(v: Verdict, ply: usize) -> i32 {
+    match v {
+        Verdict::Draw => 0,
+        Verdict::Win(n) => mate_in(ply + n as usize),
+        Verdict::Loss(n) => mated_in(ply + n as usize),
     }
 }
 
@@ -95,6 +109,15 @@ mod tests {
         assert_eq!(rule_value(RuleScore::Draw, 7), 0);
         assert_eq!(rule_value(RuleScore::Loss, 7), mated_in(7));
         assert_eq!(rule_value(RuleScore::Win, 7), mate_in(7));
+    }
+
+    #[test]
+    fn the_longest_table_mate_at_the_deepest_ply_is_still_a_mate() {
+        let longest = Verdict::Win(253);
+        assert!(table_value(longest, MAX_PLY) >= MATE_BOUND);
+        assert!(table_value(Verdict::Loss(250), MAX_PLY) <= -MATE_BOUND);
+        assert!(table_value(Verdict::Win(3), 4) > table_value(Verdict::Win(5), 4));
+        assert_eq!(report(table_value(Verdict::Win(23), 0)), Score::Mate(12));
     }
 
     #[test]

@@ -14,6 +14,8 @@ pub enum Event {
     TtProbe,
     TtHit,
     TtCutoff,
+    /// Main-search nodes an endgame table settled.
+    EgtbHit,
     /// Reverse futility pruning returned the evaluation.
     ReverseFutility,
     /// Null-move searches tried, those that failed high, and failed highs the verification
@@ -45,12 +47,13 @@ pub enum Event {
 }
 
 impl Event {
-    const ALL: [Event; 23] = [
+    const ALL: [Event; 24] = [
         Event::MainNode,
         Event::QNode,
         Event::TtProbe,
         Event::TtHit,
         Event::TtCutoff,
+        Event::EgtbHit,
         Event::ReverseFutility,
         Event::NullTry,
         Event::NullCutoff,
@@ -78,6 +81,7 @@ impl Event {
             Event::TtProbe => "table probes",
             Event::TtHit => "table hits",
             Event::TtCutoff => "table cutoffs",
+            Event::EgtbHit => "endgame table hits",
             Event::ReverseFutility => "reverse futility cutoffs",
             Event::NullTry => "null moves tried",
             Event::NullCutoff => "null-move cutoffs",

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::board::{Color, Move, PieceType, Position, Undo};
+use crate::egtb::Tablebase;
 use crate::eval::fade::Fade;
 use crate::eval::nnue::accumulator::Accumulator;
 use crate::eval::nnue::network::Network;
@@ -61,6 +62,8 @@ pub struct SearchContext<'a> {
     pub move_limit: u32,
     /// Both sides' material at the root, for the win/draw/loss estimate of reported scores.
     pub root_material: u32,
+    /// Endgame tables to probe, if any.
+    pub tables: Option<&'a Tablebase>,
 }
 
 impl SearchContext<'_> {

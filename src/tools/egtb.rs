@@ -21,6 +21,15 @@ pub enum EgtbCommand {
     /// The verdict of a position from the side to move (`win in N`, `draw`, `loss in N`) and
     /// the tables' best move.
     Probe(ProbeArgs),
+    /// Checks every table of a folder: header, size and the checksum over every byte.
+    Verify(VerifyArgs),
+}
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// The folder of the tables.
+    #[arg(long)]
+    dir: PathBuf,
 }
 
 #[derive(Args)]
@@ -51,7 +60,10 @@ pub fn run(command: EgtbCommand) -> std::io::Result<()> {
     match command {
         EgtbCommand::Build(a) => {
             std::fs::create_dir_all(&a.out)?;
-            let mut base = Tablebase::open(&a.out);
+            let (mut base, errors) = Tablebase::open(&a.out);
+            for e in errors {
+                eprintln!("{e}: built again");
+            }
             for material in plan(&a.materials) {
                 if base.has(material) {
                     eprintln!("{material}: kept");
@@ -76,13 +88,24 @@ pub fn run(command: EgtbCommand) -> std::io::Result<()> {
                     values.len(),
                     started.elapsed().as_secs_f64()
                 );
+                drop(values);
+                // The written file, mapped, is what the larger tables read: it is checked.
+                let values = file::open(&a.out, material, layout.size()).map_err(failed)?;
+                if !values.verify() {
+                    return Err(failed(format!(
+                        "{material}: the written file reads back wrong"
+                    )));
+                }
                 base.insert(Table { layout, values });
             }
             Ok(())
         }
         EgtbCommand::Probe(a) => {
             let pos = Position::from_fen(&a.fen).map_err(failed)?;
-            let base = Tablebase::open(&a.dir);
+            let (base, errors) = Tablebase::open(&a.dir);
+            for e in errors {
+                eprintln!("{e}");
+            }
             let verdict = base.probe(&pos).map_err(failed)?;
             let mut out = std::io::stdout().lock();
             write!(out, "{verdict}")?;
@@ -90,6 +113,25 @@ pub fn run(command: EgtbCommand) -> std::io::Result<()> {
                 Some((m, _)) => writeln!(out, ", best move {m}"),
                 None => writeln!(out),
             }
+        }
+        EgtbCommand::Verify(a) => {
+            let (base, errors) = Tablebase::open(&a.dir);
+            let mut bad = errors.len();
+            for e in errors {
+                eprintln!("{e}");
+            }
+            let mut tables: Vec<&Table> = base.tables().collect();
+            tables.sort_by_key(|t| t.layout.material);
+            for t in tables {
+                if !t.values.verify() {
+                    eprintln!("{}: checksum mismatch", t.layout.material);
+                    bad += 1;
+                }
+            }
+            if bad > 0 {
+                return Err(failed(format!("{bad} bad tables in {}", a.dir.display())));
+            }
+            writeln!(std::io::stdout(), "{} tables, every one whole", base.len())
         }
     }
 }

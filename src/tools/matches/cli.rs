@@ -3,11 +3,13 @@
 use crate::tools::interrupt;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Arg, ArgAction, ArgGroup, ArgMatches, Args, Command, FromArgMatches};
 
 use crate::board::Position;
+use crate::egtb::Tablebase;
 use crate::rules::DEFAULT_MOVE_LIMIT;
 
 use super::adjudication::{DrawRule, ResignRule};
@@ -136,6 +138,10 @@ pub struct MatchArgs {
     /// Adjudicate a draw by score: movenumber=M,movecount=N,score=CP (off by default).
     #[arg(long)]
     draw: Option<DrawRule>,
+    /// Adjudicate the positions the endgame tables in DIR cover: a draw, or a mate that fits
+    /// the move limit (cycles count as draws in the tables: see README, "Endgame tables").
+    #[arg(long, value_name = "DIR")]
+    egtb: Option<PathBuf>,
     /// Lag allowed past the flag before a move loses on time, ms.
     #[arg(long, default_value_t = 100)]
     time_margin: u64,
@@ -218,6 +224,19 @@ impl MatchArgs {
         if let (Some(seed), None) = (self.seed, &self.book) {
             shuffle(&mut openings, seed);
         }
+        let egtb = match &self.egtb {
+            None => None,
+            Some(dir) => {
+                let (tables, errors) = Tablebase::open(dir);
+                for e in errors {
+                    log::warn!("{e}");
+                }
+                if tables.is_empty() {
+                    return Err(format!("--egtb {}: no endgame tables there", dir.display()));
+                }
+                Some(Arc::new(tables))
+            }
+        };
         Ok(MatchConfig {
             engines,
             games: self.games,
@@ -229,6 +248,7 @@ impl MatchArgs {
                 ready_timeout: Duration::from_secs(10),
                 resign: self.resign,
                 draw: self.draw,
+                egtb,
             },
             openings,
             concurrency: self.concurrency.max(1),

@@ -4,9 +4,11 @@
 
 use crate::tools::interrupt;
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::board::{Color, Move, Position};
+use crate::egtb::{Tablebase, Verdict};
 use crate::movegen::MoveError;
 use crate::rules::{GameRecord, GameResult, Reason};
 use crate::search::Score;
@@ -59,6 +61,9 @@ pub enum Termination {
         by: Color,
     },
     AdjudicatedDraw,
+    /// Settled by the endgame tables (`match --egtb`): a mate that fits the move limit, or a
+    /// draw.
+    AdjudicatedByTables,
     /// UCCI draw flags on two moves in a row: an offer and its acceptance.
     DrawAgreed,
     /// Cut off by a stop request (signal): no result, not counted.
@@ -87,6 +92,7 @@ impl Termination {
             Termination::NoMove { .. } => "no move",
             Termination::AdjudicatedResign { .. } => "adjudicated resign",
             Termination::AdjudicatedDraw => "adjudicated draw",
+            Termination::AdjudicatedByTables => "adjudicated by tables",
             Termination::DrawAgreed => "draw agreed",
             Termination::Interrupted => "interrupted",
         }
@@ -95,7 +101,7 @@ impl Termination {
     /// The category of a termination from its text (a PGN's `[Termination]` tag): the inverse
     /// of `category` after `Display`.
     pub fn category_of(text: &str) -> Option<&'static str> {
-        const EXACT: [(&str, &str); 8] = [
+        const EXACT: [(&str, &str); 9] = [
             ("checkmate", "checkmate"),
             ("stalemate", "stalemate"),
             ("repetition", "repetition"),
@@ -104,6 +110,7 @@ impl Termination {
             ("interrupted", "interrupted"),
             ("draw by adjudication", "adjudicated draw"),
             ("draw by agreement", "draw agreed"),
+            ("adjudicated by endgame tables", "adjudicated by tables"),
         ];
         const BY_PREFIX: [(&str, &str); 4] = [
             ("perpetual check by ", "perpetual check"),
@@ -158,6 +165,7 @@ impl fmt::Display for Termination {
                 write!(f, "{} resigns by adjudication", by.name())
             }
             Termination::AdjudicatedDraw => write!(f, "draw by adjudication"),
+            Termination::AdjudicatedByTables => write!(f, "adjudicated by endgame tables"),
             Termination::DrawAgreed => write!(f, "draw by agreement"),
             Termination::Interrupted => write!(f, "interrupted"),
         }
@@ -185,7 +193,7 @@ pub struct GameOutcome {
 }
 
 /// How games are played: the same for every game of a match.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct GameRules {
     pub limit: Limit,
     /// Lag allowed past the flag (and past a fixed move time).
@@ -198,6 +206,25 @@ pub struct GameRules {
     pub ready_timeout: Duration,
     pub resign: Option<ResignRule>,
     pub draw: Option<DrawRule>,
+    /// Endgame tables that settle the positions they cover.
+    pub egtb: Option<Arc<Tablebase>>,
+}
+
+/// The result the tables give `pos`: a draw, or a mate that fits the plies the move limit
+/// has left (a longer one the referee may yet draw).
+fn by_tables(tables: &Tablebase, pos: &Position, move_limit: u32) -> Option<GameResult> {
+    let v = tables.covers(pos)?;
+    let room = match move_limit {
+        0 => u32::MAX,
+        limit => limit.saturating_sub(u32::from(pos.halfmove_clock())),
+    };
+    let side = pos.side_to_move();
+    match v {
+        Verdict::Draw => Some(GameResult::Draw),
+        Verdict::Win(n) if u32::from(n) <= room => Some(GameResult::win_for(side)),
+        Verdict::Loss(n) if u32::from(n) <= room => Some(GameResult::win_for(side.flip())),
+        _ => None,
+    }
 }
 
 /// Why the engine to move produced no move.
@@ -342,6 +369,13 @@ pub fn play_game(
     loop {
         if let Some(v) = record.verdict(rules.move_limit) {
             return end(v.result, Termination::Rules(v.reason), moves, restart);
+        }
+        if let Some(result) = rules
+            .egtb
+            .as_deref()
+            .and_then(|t| by_tables(t, record.position(), rules.move_limit))
+        {
+            return end(result, Termination::AdjudicatedByTables, moves, restart);
         }
         if interrupt::requested() {
             return end(GameResult::Draw, Termination::Interrupted, moves, restart);
