@@ -19,26 +19,29 @@ use common::{Engine, PROMPT, best_of, is_bestmove};
 
 const MATERIALS: [&str; 5] = ["KRKA", "KHKA", "KCKA", "KPKA", "KCAKAA"];
 
-/// The folder the tables were built into, once for every test.
+/// Builds the tables of `materials` (and what their captures lead to) into a fresh folder.
+fn build(name: &str, materials: &[&str]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chuhan-egtb-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::cargo_bin("chuhan")
+        .unwrap()
+        .args(["egtb", "build", "--out"])
+        .arg(&dir)
+        .args(materials)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir
+}
+
+/// The folder the tables of `MATERIALS` were built into, once for every test.
 fn tables() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("chuhan-egtb-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let out = Command::cargo_bin("chuhan")
-            .unwrap()
-            .args(["egtb", "build", "--out"])
-            .arg(&dir)
-            .args(MATERIALS)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        dir
-    })
+    DIR.get_or_init(|| build("small", &MATERIALS))
 }
 
 fn every_table() -> Vec<Material> {
@@ -441,4 +444,66 @@ fn verify_finds_a_changed_byte_that_opening_does_not_read() {
     let broken = verify();
     assert!(!broken.status.success());
     assert!(String::from_utf8_lossy(&broken.stderr).contains("KRKA: checksum mismatch"));
+}
+
+/// Verdicts of xiangqi endgame theory: "sure win" (the stronger side wins whatever the
+/// defence, bar positions that lose material at once) and "draw" (the defence holds when its
+/// pieces stand right; the wins left are positional, from misplaced defenders). Sources:
+/// xqinenglish.com, "The Anatomy of the Xiangqi part 4" (horse against lone king and against
+/// one advisor: sure wins; horse against two elephants: sure draw; horse against one
+/// elephant: a draw with the elephant placed right); xiangqielephantgame.blogspot.com, July
+/// 2016 (a lone horse draws a cannon with two advisors; a horse mostly cannot win against a
+/// lone pawn); the rest as Tu Jingming's "Practical Endgames" (象棋实用残局) classifies them
+/// (xqinenglish.com, "Practical Endgames by the late Master Tu JingMing").
+const SURE_WINS: [&str; 13] = [
+    "KRK", "KHK", "KRKA", "KRKAA", "KRKE", "KRKEE", "KRKAE", "KRKAAE", "KRKAEE", "KHKA", "KRKH",
+    "KRKC", "KRKP",
+];
+const DRAWS: [&str; 6] = ["KCK", "KHKEE", "KHKE", "KHKAA", "KHKP", "KCAAKH"];
+/// Positions, stronger side (Red) to move: the rook against the full defence at home, a pawn
+/// on the last rank against the lone king (it can never come back), a high pawn that wins.
+const POSITIONS: [(&str, &str); 3] = [
+    ("2bakab2/9/9/9/9/9/9/9/9/R2K5 w - - 0 1", "draw"),
+    ("P3k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", "draw"),
+    ("4k4/9/4P4/9/9/9/9/9/9/3K5 w - - 0 1", "win"),
+];
+
+#[test]
+fn textbook_verdicts_come_out_right() {
+    let named: Vec<&str> = SURE_WINS
+        .iter()
+        .chain(&DRAWS)
+        .copied()
+        .chain(["KRKAAEE"])
+        .collect();
+    let dir = build("textbook", &named);
+    let (base, errors) = Tablebase::open(&dir);
+    assert!(errors.is_empty(), "{errors:?}");
+    let won = |name: &str| {
+        let table = base.table(Material::parse(name).unwrap()).unwrap();
+        table.summary().won_percent()
+    };
+    for name in SURE_WINS {
+        assert!(
+            won(name) >= 95.0,
+            "{name}: a sure win, won from {:.1}%",
+            won(name)
+        );
+    }
+    for name in DRAWS {
+        assert!(
+            won(name) < 30.0,
+            "{name}: a draw, won from {:.1}%",
+            won(name)
+        );
+    }
+    for (fen, expected) in POSITIONS {
+        let v = base.probe(&Position::from_fen(fen).unwrap()).unwrap();
+        let got = match v {
+            Verdict::Win(_) => "win",
+            Verdict::Draw => "draw",
+            Verdict::Loss(_) => "loss",
+        };
+        assert_eq!(got, expected, "{fen}: {v}");
+    }
 }

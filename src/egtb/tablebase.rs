@@ -22,7 +22,50 @@ pub struct Table {
     pub values: Values,
 }
 
+/// What a table holds, over the positions with its stronger side (Red) to move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Positions that can arise, either side to move (a mirror image counted once).
+    pub positions: u64,
+    /// With the stronger side to move: won, drawn, lost.
+    pub won: u64,
+    pub drawn: u64,
+    pub lost: u64,
+    /// The longest win in the table, either side to move, in plies.
+    pub longest: u16,
+}
+
+impl Summary {
+    /// The share of the stronger side's positions it wins, in per cent.
+    pub fn won_percent(&self) -> f64 {
+        100.0 * self.won as f64 / (self.won + self.drawn + self.lost).max(1) as f64
+    }
+}
+
 impl Table {
+    /// Counts the table's verdicts (a scan of its bytes: no position is decoded).
+    pub fn summary(&self) -> Summary {
+        let half = self.values.len() / 2;
+        let mut s = Summary::default();
+        for (i, &b) in self.values.iter().enumerate() {
+            let Some(v) = Verdict::from_byte(b) else {
+                continue;
+            };
+            s.positions += 1;
+            if let Verdict::Win(n) = v {
+                s.longest = s.longest.max(n);
+            }
+            if i < half {
+                match v {
+                    Verdict::Win(_) => s.won += 1,
+                    Verdict::Draw => s.drawn += 1,
+                    Verdict::Loss(_) => s.lost += 1,
+                }
+            }
+        }
+        s
+    }
+
     /// The verdict of `pos` (of this material; `flip` from `Material::of`), or `None` for a
     /// position that cannot arise.
     pub fn verdict(&self, pos: &Position, flip: bool) -> Option<Verdict> {
@@ -86,6 +129,11 @@ impl Tablebase {
     /// The tables, in no particular order.
     pub fn tables(&self) -> impl Iterator<Item = &Table> {
         self.tables.values()
+    }
+
+    /// The table of `material`, if there is one.
+    pub fn table(&self, material: Material) -> Option<&Table> {
+        self.tables.get(&material)
     }
 
     pub fn has(&self, material: Material) -> bool {

@@ -23,6 +23,19 @@ pub enum EgtbCommand {
     Probe(ProbeArgs),
     /// Checks every table of a folder: header, size and the checksum over every byte.
     Verify(VerifyArgs),
+    /// A Markdown table of the folder's tables (all, or those named): positions numbered and
+    /// legal, file size, the stronger side's wins and draws with it to move, the longest win.
+    Stats(StatsArgs),
+}
+
+#[derive(Args)]
+pub struct StatsArgs {
+    /// The folder of the tables.
+    #[arg(long)]
+    dir: PathBuf,
+    /// Only these materials.
+    #[arg(value_parser = Material::parse)]
+    materials: Vec<Material>,
 }
 
 #[derive(Args)]
@@ -113,6 +126,39 @@ pub fn run(command: EgtbCommand) -> std::io::Result<()> {
                 Some((m, _)) => writeln!(out, ", best move {m}"),
                 None => writeln!(out),
             }
+        }
+        EgtbCommand::Stats(a) => {
+            let (base, errors) = Tablebase::open(&a.dir);
+            for e in errors {
+                eprintln!("{e}");
+            }
+            let mut tables: Vec<&Table> = base
+                .tables()
+                .filter(|t| a.materials.is_empty() || a.materials.contains(&t.layout.material))
+                .collect();
+            tables.sort_by_key(|t| (t.layout.size(), t.layout.material.to_string()));
+            let mut out = std::io::stdout().lock();
+            writeln!(
+                out,
+                "| material | positions | legal | file (bytes) | stronger side to move: won | \
+                 drawn | longest win (plies) |\n|---|---|---|---|---|---|---|"
+            )?;
+            for t in tables {
+                let s = t.summary();
+                let bytes = std::fs::metadata(file::path(&a.dir, t.layout.material))?.len();
+                writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {:.1}% | {:.1}% | {} |",
+                    t.layout.material,
+                    t.layout.size(),
+                    s.positions,
+                    bytes,
+                    s.won_percent(),
+                    100.0 * s.drawn as f64 / (s.won + s.drawn + s.lost).max(1) as f64,
+                    s.longest
+                )?;
+            }
+            Ok(())
         }
         EgtbCommand::Verify(a) => {
             let (base, errors) = Tablebase::open(&a.dir);
