@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Finds the endings an engine led and did not win: games drawn by the move limit in which
-its reported score stayed at or above a lead to the end. Writes, for each, the position where
-that lead began (within the last 100 plies, counter reset), as openings for `chuhan match`.
+its reported score stayed at or above a lead for at least --min-moves of its moves in the
+last 100 plies (the score may fade after: chuhan scales it toward a draw as the move limit
+nears). Writes, for each, the position where the last such lead began (counter reset), as
+openings for `chuhan match`.
 
     scripts/unconverted-endings.py --engine target/release/chuhan --name chuhan \\
         --lead 2.5 --out conv.epd games.pgn ...
@@ -33,6 +35,7 @@ def main():
     ap.add_argument("--engine", required=True, help="a chuhan binary (to replay the moves)")
     ap.add_argument("--name", required=True, help="the player whose leads are looked for")
     ap.add_argument("--lead", type=float, default=2.5, help="in pawns")
+    ap.add_argument("--min-moves", type=int, default=10, help="the lead's length, own moves")
     ap.add_argument("--out", required=True)
     ap.add_argument("pgn", nargs="+")
     args = ap.parse_args()
@@ -52,15 +55,18 @@ def main():
                     ours ^= 1
                 body = game[game.rfind("]") + 1 :]
                 played = re.findall(r"([A-I]\d-[A-I]\d)\s*\{([^}]*)\}", body)
-                start = None
+                start, run, held = None, None, 0
                 for i in range(max(0, len(played) - LAST_PLIES), len(played)):
                     if i % 2 != ours:
                         continue
                     s = score(played[i][1])
                     if s is not None and s >= args.lead:
-                        start = i if start is None else start
+                        run = i if run is None else run
+                        held += 1
+                        if held >= args.min_moves:
+                            start = run
                     else:
-                        start = None
+                        run, held = None, 0
                 if start is None:
                     continue
                 moves = [m.replace("-", "").lower() for m, _ in played[:start]]

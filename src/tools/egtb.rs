@@ -23,9 +23,44 @@ pub enum EgtbCommand {
     Probe(ProbeArgs),
     /// Checks every table of a folder: header, size and the checksum over every byte.
     Verify(VerifyArgs),
+    /// The materials with at most two attacking pieces in total (and any advisors and
+    /// elephants) up to a size, smallest first: names for `egtb build`.
+    List(ListArgs),
     /// A Markdown table of the folder's tables (all, or those named): positions numbered and
     /// legal, file size, the stronger side's wins and draws with it to move, the longest win.
     Stats(StatsArgs),
+}
+
+#[derive(Args)]
+pub struct ListArgs {
+    /// The most positions a table may have.
+    #[arg(long, default_value_t = 20_000_000)]
+    max_positions: u64,
+}
+
+/// Every material with one or two attacking pieces in total and any defenders, each once.
+fn two_attacker_materials() -> Vec<Material> {
+    let attackers = [
+        "", "R", "H", "C", "P", "RR", "RH", "RC", "RP", "HH", "HC", "HP", "CC", "CP", "PP",
+    ];
+    let defenders = ["", "E", "EE", "A", "AE", "AEE", "AA", "AAE", "AAEE"];
+    let mut out = Vec::new();
+    for a in attackers {
+        for b in attackers {
+            if !(1..=2).contains(&(a.len() + b.len())) {
+                continue;
+            }
+            for d in defenders {
+                for e in defenders {
+                    let m = Material::parse(&format!("K{a}{d}K{b}{e}")).expect("a valid name");
+                    if !out.contains(&m) {
+                        out.push(m);
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 #[derive(Args)]
@@ -126,6 +161,19 @@ pub fn run(command: EgtbCommand) -> std::io::Result<()> {
                 Some((m, _)) => writeln!(out, ", best move {m}"),
                 None => writeln!(out),
             }
+        }
+        EgtbCommand::List(a) => {
+            let mut sized: Vec<(u64, String)> = two_attacker_materials()
+                .into_iter()
+                .map(|m| (Layout::new(m).size(), m.to_string()))
+                .filter(|&(size, _)| size <= a.max_positions)
+                .collect();
+            sized.sort();
+            let mut out = std::io::stdout().lock();
+            for (_, name) in sized {
+                writeln!(out, "{name}")?;
+            }
+            Ok(())
         }
         EgtbCommand::Stats(a) => {
             let (base, errors) = Tablebase::open(&a.dir);
