@@ -126,6 +126,20 @@ impl SearchHistory {
         None
     }
 
+    /// Whether `pos` (the position after the last pushed move) stood on the board before, in
+    /// the game or on the search path, since the last irreversible move: a repetition
+    /// `judge` may not rule on yet.
+    #[inline]
+    pub fn repeats(&self, pos: &Position) -> bool {
+        let Some(last) = self.entries.last() else {
+            return false;
+        };
+        let key = pos.key();
+        (4..=last.reach as usize)
+            .step_by(2)
+            .any(|back| self.key_back(back) == key)
+    }
+
     /// Judges the last `plies` moves, which led from an earlier occurrence of `pos` to it.
     #[cold]
     fn judge_span(&self, pos: &Position, plies: usize) -> RuleScore {
@@ -173,6 +187,26 @@ mod tests {
 
     #[global_allocator]
     static GLOBAL: Counting = Counting;
+
+    #[test]
+    fn a_position_of_the_game_repeats_before_it_is_judged() {
+        // A rook chasing a horse, two plies played in the game and two searched: the search
+        // returns to the game's first position, which `judge` rules on only at its third
+        // occurrence.
+        let start = Position::from_fen("4k4/9/6n2/9/9/9/7R1/9/9/3K5 w - - 0 1").unwrap();
+        let record = GameRecord::from_moves(start, &["h3g3", "g7h9"]).unwrap();
+        let mut history = SearchHistory::from_record(&record);
+        let mut pos = record.position().clone();
+        let mut seen = Vec::new();
+        for text in ["g3h3", "h9g7"] {
+            let m = pos.parse_move(text).unwrap();
+            let check = pos.gives_check(m);
+            let undo = pos.do_move(m);
+            history.push(&pos, m, undo, check);
+            seen.push((history.repeats(&pos), history.judge(&pos)));
+        }
+        assert_eq!(seen, [(false, None), (true, None)]);
+    }
 
     #[test]
     fn push_judge_and_pop_do_not_allocate() {

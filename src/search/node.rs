@@ -291,10 +291,16 @@ impl Worker {
     }
 
     /// The endgame tables' score of the node where they cover it: a draw, or a mate that fits
-    /// the plies the move limit has left (a longer one may be a draw by that rule).
+    /// the plies the move limit has left (a longer one may be a draw by that rule). Not where
+    /// the position repeats an earlier one: the tables count cycles as draws, and the search
+    /// must see the repetition through to the rules' verdict (perpetual check or chase loses).
     #[inline(always)]
     fn egtb_score(&mut self, ctx: &SearchContext, ply: usize) -> Option<i32> {
-        let v = ctx.tables?.covers(&self.pos)?;
+        let tables = ctx.tables?;
+        if self.rules.repeats(&self.pos) {
+            return None;
+        }
+        let v = tables.covers(&self.pos)?;
         let clock = u32::from(self.pos.halfmove_clock());
         if ctx.move_limit > 0
             && v.plies()
