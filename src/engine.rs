@@ -158,18 +158,40 @@ impl Engine {
             return None;
         }
         let pos = self.game.position();
-        let seen =
-            |key: u64| (0..self.game.moves().len()).any(|i| self.game.position_at(i).key() == key);
         let moves: Vec<_> = book
             .moves(pos)
             .into_iter()
-            .filter(|b| !self.banmoves.contains(&b.mv))
-            .filter(|b| limits.searchmoves.is_empty() || limits.searchmoves.contains(&b.mv))
-            .filter(|b| !seen(pos.key_after(b.mv)))
+            .filter(|b| self.may_play_at_once(limits, b.mv))
             .collect();
         let draw = splitmix64(&mut (self.noise_seed ^ pos.key()));
         let pick = choose(&moves, self.options.best_book_move, draw)?;
         Some((moves, pick.mv))
+    }
+
+    /// Whether a ready answer (the book's, the tables') may play `m` without a search: not
+    /// banned, among `searchmoves`, and not back to a position of the game.
+    fn may_play_at_once(&self, limits: &Limits, m: Move) -> bool {
+        let key = self.game.position().key_after(m);
+        !self.banmoves.contains(&m)
+            && (limits.searchmoves.is_empty() || limits.searchmoves.contains(&m))
+            && !(0..self.game.moves().len()).any(|i| self.game.position_at(i).key() == key)
+    }
+
+    /// Reports a ready answer's line: no nodes searched, no time taken.
+    fn report_at_once(&self, depth: u32, score: Score, pv: Vec<Move>) {
+        self.reporter.report(Report::Info(SearchInfo {
+            depth,
+            seldepth: depth,
+            multipv: 1,
+            score,
+            bound: Bound::Exact,
+            wdl: None,
+            nodes: 0,
+            nps: 0,
+            hashfull: self.tt.hashfull(),
+            time_ms: 0,
+            pv,
+        }));
     }
 
     /// Opens the endgame tables of `dir` (empty: none) for later searches; returns how many
@@ -201,22 +223,16 @@ impl Engine {
             return None;
         }
         let pos = self.game.position();
-        let room = match o.move_limit {
-            0 => u32::MAX,
-            limit => limit.saturating_sub(u32::from(pos.halfmove_clock())),
-        };
-        let fits = |v: Verdict| v.plies().is_some_and(|n| u32::from(n) <= room);
+        let clock = u32::from(pos.halfmove_clock());
+        let fits = |v: Verdict| v.plies().is_some() && v.within(o.move_limit, clock);
         if !fits(tables.covers(pos)?) {
             return None;
         }
-        let seen =
-            |key: u64| (0..self.game.moves().len()).any(|i| self.game.position_at(i).key() == key);
         let legal = pos.legal_moves();
-        let allowed = legal.iter().copied().filter(|&m| {
-            !self.banmoves.contains(&m)
-                && (limits.searchmoves.is_empty() || limits.searchmoves.contains(&m))
-                && !seen(pos.key_after(m))
-        });
+        let allowed = legal
+            .iter()
+            .copied()
+            .filter(|&m| self.may_play_at_once(limits, m));
         let (first, verdict) = tables.best_of(pos, allowed).ok().flatten()?;
         if !fits(verdict) {
             return None;
@@ -354,19 +370,7 @@ impl Engine {
         self.stop_and_wait();
         if let Some((moves, best)) = self.book_move(&limits) {
             for b in &moves {
-                self.reporter.report(Report::Info(SearchInfo {
-                    depth: 0,
-                    seldepth: 0,
-                    multipv: 1,
-                    score: Score::Cp(i32::from(b.weight)),
-                    bound: Bound::Exact,
-                    wdl: None,
-                    nodes: 0,
-                    nps: 0,
-                    hashfull: self.tt.hashfull(),
-                    time_ms: 0,
-                    pv: vec![b.mv],
-                }));
+                self.report_at_once(0, Score::Cp(i32::from(b.weight)), vec![b.mv]);
             }
             let mut next = self.game.position().clone();
             next.do_move(best);
@@ -383,19 +387,7 @@ impl Engine {
         }
         if let Some((line, verdict)) = self.table_move(&limits) {
             let score = crate::search::score::report(table_value(verdict, 0));
-            self.reporter.report(Report::Info(SearchInfo {
-                depth: line.len() as u32,
-                seldepth: line.len() as u32,
-                multipv: 1,
-                score,
-                bound: Bound::Exact,
-                wdl: None,
-                nodes: 0,
-                nps: 0,
-                hashfull: self.tt.hashfull(),
-                time_ms: 0,
-                pv: line.clone(),
-            }));
+            self.report_at_once(line.len() as u32, score, line.clone());
             self.reporter.report(Report::BestMove(BestMove {
                 best: Some(line[0]),
                 ponder: line.get(1).copied(),

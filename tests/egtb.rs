@@ -199,6 +199,13 @@ fn a_lone_cannon_never_mates() {
     }
 }
 
+/// Sets the position, sends `go …` and returns the lines up to `bestmove`.
+fn think(e: &mut Engine, fen: &str, go: &str) -> Vec<String> {
+    e.send(&format!("position fen {fen}"));
+    e.send(&format!("go {go}"));
+    e.until(is_bestmove, PROMPT)
+}
+
 /// The `score mate N` of an info line, if it has one.
 fn mate_of(line: &str) -> Option<i64> {
     let rest = line.split(" score mate ").nth(1)?;
@@ -226,9 +233,7 @@ fn the_engine_plays_the_tables_move_at_once_with_its_mate() {
         told.last().unwrap(),
         &format!("info string EGTB Path: {count} tables")
     );
-    e.send(&format!("position fen {KRKA}"));
-    e.send("go movetime 60000");
-    let lines = e.until(is_bestmove, PROMPT);
+    let lines = think(&mut e, KRKA, "movetime 60000");
     let best = best_of(lines.last().unwrap());
     let mut after = pos.clone();
     after.do_move(pos.parse_move(best).unwrap());
@@ -251,9 +256,7 @@ fn the_engine_plays_the_tables_move_at_once_with_its_mate() {
     }
     // Too little of the move limit left for the mate: the search decides, not the tables.
     let late = KRKA.replace(" 0 1", &format!(" {} 1", 120 - n + 1));
-    e.send(&format!("position fen {late}"));
-    e.send("go depth 2");
-    let lines = e.until(is_bestmove, PROMPT);
+    let lines = think(&mut e, &late, "depth 2");
     assert!(
         lines.iter().any(|l| l.starts_with("info depth 2 ")),
         "{lines:?}"
@@ -315,9 +318,7 @@ fn the_search_scores_positions_the_tables_cover_as_mates() {
                 tables().display()
             ));
         }
-        e.send(&format!("position fen {fen}"));
-        e.send(&format!("go depth {DEPTH}"));
-        let lines = e.until(is_bestmove, PROMPT);
+        let lines = think(&mut e, fen, &format!("depth {DEPTH}"));
         e.send("quit");
         lines
     };
@@ -349,16 +350,12 @@ fn a_bad_table_gets_one_message_and_the_rest_serve() {
     );
     assert_eq!(told.last().unwrap(), "info string EGTB Path: 1 tables");
     // KRKA is searched (no table), KRK is the table's.
-    e.send(&format!("position fen {KRKA}"));
-    e.send("go depth 3");
-    let lines = e.until(is_bestmove, PROMPT);
+    let lines = think(&mut e, KRKA, "depth 3");
     assert!(
         lines.iter().any(|l| l.starts_with("info depth 3 ")),
         "{lines:?}"
     );
-    e.send("position fen 4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1");
-    e.send("go depth 3");
-    let lines = e.until(is_bestmove, PROMPT);
+    let lines = think(&mut e, "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", "depth 3");
     assert!(mate_of(&lines[lines.len() - 2]).is_some(), "{lines:?}");
     e.send("setoption name EGTB Path value /nonexistent/chuhan/tables");
     let told = e.until(|l| l.starts_with("info string "), PROMPT);

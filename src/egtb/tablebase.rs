@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::board::{Color, Move, PieceType, Position};
+use crate::board::{Color, Move, Position};
 
 use super::file::{self, Values};
 use super::index::Layout;
@@ -151,17 +151,10 @@ impl Tablebase {
     /// search's probe, quick to say no for a position with more pieces than any table.
     #[inline]
     pub fn covers(&self, pos: &Position) -> Option<Verdict> {
-        let attackers = Color::BOTH.into_iter().any(|c| {
-            [
-                PieceType::Rook,
-                PieceType::Horse,
-                PieceType::Cannon,
-                PieceType::Pawn,
-            ]
+        if !Color::BOTH
             .into_iter()
-            .any(|k| pos.pieces(c, k) != 0)
-        });
-        if !attackers {
+            .any(|c| pos.has_attacking_material(c))
+        {
             return Some(Verdict::Draw);
         }
         if self.tables.is_empty() || pos.occupied().count_ones() > self.most_pieces {

@@ -73,6 +73,15 @@ impl Verdict {
         }
     }
 
+    /// Whether the verdict holds under a move limit of `move_limit` plies without a capture
+    /// (0: none) with `clock` of them played: a draw, or a mate that comes by the limit.
+    pub fn within(self, move_limit: u32, clock: u32) -> bool {
+        match self.plies() {
+            Some(n) if move_limit > 0 => clock + u32::from(n) <= move_limit,
+            _ => true,
+        }
+    }
+
     /// Plies to mate, when there is one.
     pub fn plies(self) -> Option<u16> {
         match self {
@@ -121,5 +130,14 @@ mod tests {
         assert_eq!(Verdict::Loss(8).better(Verdict::Draw), Verdict::Draw);
         assert_eq!(Verdict::Loss(0).before_move(), Verdict::Win(1));
         assert_eq!(Verdict::Win(1).before_move(), Verdict::Loss(2));
+    }
+
+    #[test]
+    fn a_mate_holds_only_when_it_comes_by_the_move_limit() {
+        assert!(Verdict::Win(9).within(120, 111));
+        assert!(!Verdict::Win(9).within(120, 112));
+        assert!(!Verdict::Loss(10).within(120, 111));
+        assert!(Verdict::Draw.within(120, 119));
+        assert!(Verdict::Win(253).within(0, 500));
     }
 }

@@ -296,15 +296,9 @@ impl Worker {
     /// must see the repetition through to the rules' verdict (perpetual check or chase loses).
     #[inline(always)]
     fn egtb_score(&mut self, ctx: &SearchContext, ply: usize) -> Option<i32> {
-        let tables = ctx.tables?;
-        if self.rules.repeats(&self.pos) {
-            return None;
-        }
-        let v = tables.covers(&self.pos)?;
-        let clock = u32::from(self.pos.halfmove_clock());
-        if ctx.move_limit > 0
-            && v.plies()
-                .is_some_and(|n| clock + u32::from(n) > ctx.move_limit)
+        let v = ctx.tables?.covers(&self.pos)?;
+        if !v.within(ctx.move_limit, u32::from(self.pos.halfmove_clock()))
+            || self.rules.repeats(&self.pos)
         {
             return None;
         }

@@ -214,17 +214,15 @@ pub struct GameRules {
 /// has left (a longer one the referee may yet draw).
 fn by_tables(tables: &Tablebase, pos: &Position, move_limit: u32) -> Option<GameResult> {
     let v = tables.covers(pos)?;
-    let room = match move_limit {
-        0 => u32::MAX,
-        limit => limit.saturating_sub(u32::from(pos.halfmove_clock())),
-    };
-    let side = pos.side_to_move();
-    match v {
-        Verdict::Draw => Some(GameResult::Draw),
-        Verdict::Win(n) if u32::from(n) <= room => Some(GameResult::win_for(side)),
-        Verdict::Loss(n) if u32::from(n) <= room => Some(GameResult::win_for(side.flip())),
-        _ => None,
+    if !v.within(move_limit, u32::from(pos.halfmove_clock())) {
+        return None;
     }
+    let side = pos.side_to_move();
+    Some(match v {
+        Verdict::Draw => GameResult::Draw,
+        Verdict::Win(_) => GameResult::win_for(side),
+        Verdict::Loss(_) => GameResult::win_for(side.flip()),
+    })
 }
 
 /// Why the engine to move produced no move.
