@@ -31,10 +31,15 @@ async function startServer() {
   throw new Error(`chuhan serve printed no address: ${out}`);
 }
 
-// The square's centre on the screen, as a person would aim at it.
+// The square's centre on the screen, as a person would aim at it. Found and measured in one
+// step inside the page: each state message redraws the board, so an element found in one round
+// trip may be gone by the next.
 async function centre(page, sq) {
-  const box = await page.locator(`[data-sq="${sq}"]`).boundingBox();
-  return [box.x + box.width / 2, box.y + box.height / 2];
+  const found = await page.waitForFunction((name) => {
+    const r = document.querySelector(`[data-sq="${name}"]`)?.getBoundingClientRect();
+    return r && r.width > 0 ? [r.x + r.width / 2, r.y + r.height / 2] : null;
+  }, sq, { timeout: WAIT });
+  return found.jsonValue();
 }
 
 test("a game and an analysis on the page", async () => {
