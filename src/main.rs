@@ -153,12 +153,25 @@ struct TrainArgs {
     holdout_every: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Float parameters to start from (a run's `last.params`).
+    /// Blocks of input features: 1 (net 2's shape), or 6 chosen by the king's point in the
+    /// palace (the right-hand file mirrored onto the left).
+    #[arg(long, default_value_t = 1, value_parser = king_buckets)]
+    king_buckets: usize,
+    /// Float parameters to start from (a run's `last.params`, of the same king buckets).
     #[arg(long)]
     init: Option<PathBuf>,
     /// Threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
+}
+
+/// `--king-buckets`: a net reads its inputs in 1 block or in 6.
+fn king_buckets(s: &str) -> Result<usize, String> {
+    use chuhan::eval::nnue::features::KING_BUCKETS;
+    match s.parse() {
+        Ok(n) if n == 1 || n == KING_BUCKETS => Ok(n),
+        _ => Err(format!("1 or {KING_BUCKETS}")),
+    }
 }
 
 fn train(a: TrainArgs) -> std::io::Result<()> {
@@ -192,6 +205,7 @@ fn train(a: TrainArgs) -> std::io::Result<()> {
         },
         holdout_every: a.holdout_every,
         seed: a.seed,
+        king_buckets: a.king_buckets,
         init: a.init,
         out: a.out,
         progress: true,

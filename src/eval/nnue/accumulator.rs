@@ -1,9 +1,10 @@
 //! The feature layer's sums for both views, kept move by move: a move takes the moved piece
-//! off its point and puts it on the target, and takes any captured piece off.
+//! off its point and puts it on the target, and takes any captured piece off. In a
+//! king-bucketed net a king's move changes its own view's block: that view is summed afresh.
 
-use crate::board::{Color, Move, Position, Squares};
+use crate::board::{Color, Move, PieceType, Position, Square, Squares};
 
-use super::features::index;
+use super::features::Frame;
 use super::network::{HIDDEN, Network};
 use super::simd::{self, Kernel};
 
@@ -22,10 +23,11 @@ impl Accumulator {
     /// The sums of `pos`, from scratch.
     pub fn refresh(&mut self, k: Kernel, net: &Network, pos: &Position) {
         for view in Color::BOTH {
+            let frame = Frame::of(view, pos.king_square(view), net.buckets);
             let acc = &mut self.views[view.index()];
             *acc = *net.ft_bias;
             for sq in Squares(pos.occupied()) {
-                simd::add(k, acc, net.row(index(view, pos.piece_at(sq), sq)));
+                simd::add(k, acc, net.row(frame.index(view, pos.piece_at(sq), sq)));
             }
         }
     }
@@ -44,15 +46,43 @@ impl Accumulator {
         let piece = pos.piece_at(from);
         let captured = pos.piece_at(to);
         for view in Color::BOTH {
-            let (dst, src) = (&mut self.views[view.index()], &parent.views[view.index()]);
-            let off = net.row(index(view, piece, from));
-            let on = net.row(index(view, piece, to));
+            let dst = &mut self.views[view.index()];
+            if net.buckets > 1 && piece.kind() == PieceType::King && piece.color() == view {
+                sum_after_king_move(k, net, dst, view, pos, from, to);
+                continue;
+            }
+            let frame = Frame::of(view, pos.king_square(view), net.buckets);
+            let src = &parent.views[view.index()];
+            let off = net.row(frame.index(view, piece, from));
+            let on = net.row(frame.index(view, piece, to));
             if captured.is_some() {
-                let gone = net.row(index(view, captured, to));
+                let gone = net.row(frame.index(view, captured, to));
                 simd::sub_sub_add(k, dst, src, off, gone, on);
             } else {
                 simd::sub_add(k, dst, src, off, on);
             }
         }
     }
+}
+
+/// `view`'s sums from scratch after its own king moves from `from` to `to` in `pos`: every
+/// piece in the new block but the king's old point and anything taken on its new one.
+#[cold]
+fn sum_after_king_move(
+    k: Kernel,
+    net: &Network,
+    dst: &mut [i16; HIDDEN],
+    view: Color,
+    pos: &Position,
+    from: Square,
+    to: Square,
+) {
+    let frame = Frame::of(view, to, net.buckets);
+    *dst = *net.ft_bias;
+    for sq in Squares(pos.occupied()) {
+        if sq != from && sq != to {
+            simd::add(k, dst, net.row(frame.index(view, pos.piece_at(sq), sq)));
+        }
+    }
+    simd::add(k, dst, net.row(frame.index(view, pos.piece_at(from), to)));
 }

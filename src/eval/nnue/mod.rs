@@ -1,5 +1,6 @@
-//! The learned evaluation: a (1260 → 256) × 2 → 1 net with a squared clipped ReLU, the
-//! feature layer kept incrementally (`accumulator`), integer kernels for AVX-512, AVX2 and
+//! The learned evaluation: a (1260 → 256) × 2 → 1 net with a squared clipped ReLU, its
+//! inputs in one block or in six by the king's point (`features`), the feature layer kept
+//! incrementally (`accumulator`), integer kernels for AVX-512, AVX2 and
 //! portable code (`simd`). The default net is built into the binary.
 
 pub mod accumulator;
@@ -38,7 +39,8 @@ pub fn evaluate(k: Kernel, net: &Network, acc: &Accumulator, side: Color) -> i32
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Position;
+    use crate::board::{PieceType, Position};
+    use features::KING_BUCKETS;
     use network::random_net;
     use proptest::prelude::*;
 
@@ -50,11 +52,16 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
-        /// Random games: the sums kept move by move equal a fresh count, on every kernel, and
-        /// every kernel evaluates alike.
+        /// Random games, king moves favoured (each changes its view's block in a bucketed
+        /// net): the sums kept move by move equal a fresh count, on every kernel, and every
+        /// kernel evaluates alike, for a plain and a king-bucketed net.
         #[test]
-        fn incremental_sums_match_a_refresh(seed in any::<u64>(), plies in 1usize..120) {
-            let net = random_net(11);
+        fn incremental_sums_match_a_refresh(
+            seed in any::<u64>(),
+            plies in 1usize..120,
+            bucketed in any::<bool>(),
+        ) {
+            let net = random_net(11, if bucketed { KING_BUCKETS } else { 1 });
             let kernels = Kernel::available();
             let mut rng = crate::rng::Rng::new(seed);
             let mut pos = Position::startpos();
@@ -65,7 +72,16 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let m = *moves.get(rng.below(moves.len())).unwrap();
+                let kings: Vec<_> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| pos.piece_at(m.from()).kind() == PieceType::King)
+                    .collect();
+                let m = if !kings.is_empty() && rng.below(3) == 0 {
+                    kings[rng.below(kings.len())]
+                } else {
+                    *moves.get(rng.below(moves.len())).unwrap()
+                };
                 for (a, &k) in accs.iter_mut().zip(&kernels) {
                     let parent = *a;
                     a.update(k, &net, &parent, &pos, m);
@@ -81,23 +97,42 @@ mod tests {
         }
     }
 
+    fn eval_of(net: &Network, fen: &str) -> i32 {
+        let k = Kernel::Portable;
+        let p = Position::from_fen(fen).unwrap();
+        evaluate(k, net, &fresh(k, net, &p), p.side_to_move())
+    }
+
     #[test]
     fn the_two_views_of_mirrored_colours_agree() {
         // The same position with colours and ranks swapped evaluates the same for the mover.
-        let net = random_net(3);
-        let p = Position::from_fen(
-            "3akab2/9/4b3n/p3p1p1p/2p6/9/P1P1P1P1P/1C2C3N/9/1NBAKAB2 b - - 0 12",
-        )
-        .unwrap();
-        let q = Position::from_fen(
-            "1nbakab2/9/1c2c3n/p1p1p1p1p/9/2P6/P3P1P1P/4B3N/9/3AKAB2 w - - 0 12",
-        )
-        .unwrap();
-        let k = Kernel::Portable;
-        assert_eq!(
-            evaluate(k, &net, &fresh(k, &net, &p), p.side_to_move()),
-            evaluate(k, &net, &fresh(k, &net, &q), q.side_to_move())
+        for buckets in [1, KING_BUCKETS] {
+            let net = random_net(3, buckets);
+            assert_eq!(
+                eval_of(
+                    &net,
+                    "3akab2/9/4b3n/p3p1p1p/2p6/9/P1P1P1P1P/1C2C3N/9/1NBAKAB2 b - - 0 12"
+                ),
+                eval_of(
+                    &net,
+                    "1nbakab2/9/1c2c3n/p1p1p1p1p/9/2P6/P3P1P1P/4B3N/9/3AKAB2 w - - 0 12"
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn a_bucketed_net_reads_a_wing_and_its_mirror_alike() {
+        // Both kings off the middle file: mirroring the board left to right mirrors both
+        // views' frames, so a bucketed net sees the same features; a plain net does not.
+        let (left, right) = (
+            "5k3/4a4/2n1b4/p3p1p1p/2p6/9/P1P1P1P1P/1C2C3N/4A4/3K5 w - - 0 30",
+            "3k5/4a4/4b1n2/p1p1p3p/6p2/9/P1P1P1P1P/N3C2C1/4A4/5K3 w - - 0 30",
         );
+        let bucketed = random_net(8, KING_BUCKETS);
+        assert_eq!(eval_of(&bucketed, left), eval_of(&bucketed, right));
+        let plain = random_net(8, 1);
+        assert_ne!(eval_of(&plain, left), eval_of(&plain, right));
     }
 
     #[test]

@@ -1,18 +1,23 @@
 //! The net and its file format.
 //!
-//! A file is a 40-byte header, then the payload, all little-endian:
+//! A file is a 44-byte header, then the payload, all little-endian:
 //!
 //! | bytes | what |
 //! |---|---|
 //! | 0–3 | magic `CHNN` |
-//! | 4–7 | format version (2) |
-//! | 8–11, 12–15 | input features (1260), hidden units per view |
-//! | 16–19 | output scale (centipawns per unit of the net's output) |
-//! | 20–23, 24–27, 28–31 | QFT, QA, QB |
-//! | 32–35 | payload length in bytes |
-//! | 36–39 | FNV-1a (32-bit) checksum of the payload |
+//! | 4–7 | format version (3) |
+//! | 8–11 | input features of one block (1260) |
+//! | 12–15 | king buckets: blocks of features (1, or 6 by the king's point; `features`) |
+//! | 16–19 | hidden units per view |
+//! | 20–23 | output scale (centipawns per unit of the net's output) |
+//! | 24–27, 28–31, 32–35 | QFT, QA, QB |
+//! | 36–39 | payload length in bytes |
+//! | 40–43 | FNV-1a (32-bit) checksum of the payload |
 //!
-//! Payload: the feature weights (`i16`, one row of hidden weights per feature), the hidden
+//! Version 2 was version 3 without bytes 12–15, always one block: net 2's file gained them
+//! unchanged otherwise.
+//!
+//! Payload: the feature weights (`i16`, one row of hidden weights per feature of every block), the hidden
 //! biases (`i16`), the output weights (`i16`, the side to move's view first), the output bias
 //! (`i32`). Feature weights and biases carry QFT (= 4 · QA: finer than the activations, as the
 //! rounding of small weights adds up over many units), activations QA, output weights QB, the
@@ -22,7 +27,7 @@ use std::fmt;
 
 use crate::checksum::fnv1a;
 
-use super::features::FEATURES;
+use super::features::{FEATURES, KING_BUCKETS};
 
 pub const HIDDEN: usize = 256;
 /// Quantisation of the feature weights and sums; activations drop `FT_SHIFT` bits of it.
@@ -35,14 +40,20 @@ pub const QB: i32 = 256;
 /// Centipawns per unit of the net's output.
 pub const SCALE: i32 = 400;
 pub const MAGIC: [u8; 4] = *b"CHNN";
-pub const VERSION: u32 = 2;
-const HEADER_BYTES: usize = 40;
-const PAYLOAD_BYTES: usize = 2 * (FEATURES * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+pub const VERSION: u32 = 3;
+const HEADER_BYTES: usize = 44;
+
+/// The payload's length for a net of `buckets` blocks.
+const fn payload_bytes(buckets: usize) -> usize {
+    2 * (buckets * FEATURES * HIDDEN + HIDDEN + 2 * HIDDEN) + 4
+}
 /// Output weights beyond this would overflow the activation products.
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 
 pub struct Network {
-    /// `FEATURES` rows of `HIDDEN`.
+    /// Blocks of features: 1, or `KING_BUCKETS` (see `features`).
+    pub buckets: usize,
+    /// `buckets × FEATURES` rows of `HIDDEN`.
     pub ft_weights: Box<[i16]>,
     pub ft_bias: Box<[i16; HIDDEN]>,
     /// The side to move's view, then the other's.
@@ -54,7 +65,8 @@ impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network({FEATURES}→{HIDDEN}×2→1, checksum {:08x})",
+            "Network({}×{FEATURES}→{HIDDEN}×2→1, checksum {:08x})",
+            self.buckets,
             self.checksum()
         )
     }
@@ -71,6 +83,7 @@ pub enum NetError {
     Version(u32),
     Shape {
         features: u32,
+        buckets: u32,
         hidden: u32,
     },
     Quantisation {
@@ -98,9 +111,14 @@ impl fmt::Display for NetError {
             }
             NetError::BadMagic => write!(f, "not a chuhan net (bad magic)"),
             NetError::Version(v) => write!(f, "format version {v}, this build reads {VERSION}"),
-            NetError::Shape { features, hidden } => write!(
+            NetError::Shape {
+                features,
+                buckets,
+                hidden,
+            } => write!(
                 f,
-                "net shape {features}→{hidden}, this build needs {FEATURES}→{HIDDEN}"
+                "net shape {buckets}×{features}→{hidden}, this build reads 1×{FEATURES}→{HIDDEN} \
+                 or {KING_BUCKETS}×{FEATURES}→{HIDDEN}"
             ),
             NetError::Quantisation { scale, qft, qa, qb } => write!(
                 f,
@@ -123,7 +141,7 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 
 impl Network {
     fn payload(&self) -> Vec<u8> {
-        let mut p = Vec::with_capacity(PAYLOAD_BYTES);
+        let mut p = Vec::with_capacity(payload_bytes(self.buckets));
         for w in self.ft_weights.iter().chain(self.ft_bias.iter()) {
             p.extend_from_slice(&w.to_le_bytes());
         }
@@ -146,6 +164,7 @@ impl Network {
         for v in [
             VERSION,
             FEATURES as u32,
+            self.buckets as u32,
             HIDDEN as u32,
             SCALE as u32,
             QFT as u32,
@@ -162,11 +181,10 @@ impl Network {
 
     /// Reads and checks a net file.
     pub fn from_bytes(b: &[u8]) -> Result<Network, NetError> {
-        let expected = HEADER_BYTES + PAYLOAD_BYTES;
         if b.len() < HEADER_BYTES {
             return Err(NetError::Truncated {
                 len: b.len(),
-                expected,
+                expected: HEADER_BYTES,
             });
         }
         if b[..4] != MAGIC {
@@ -176,34 +194,45 @@ impl Network {
         if version != VERSION {
             return Err(NetError::Version(version));
         }
-        let (features, hidden) = (u32_at(b, 8), u32_at(b, 12));
-        if (features as usize, hidden as usize) != (FEATURES, HIDDEN) {
-            return Err(NetError::Shape { features, hidden });
+        let (features, buckets, hidden) = (u32_at(b, 8), u32_at(b, 12), u32_at(b, 16));
+        if features as usize != FEATURES
+            || hidden as usize != HIDDEN
+            || ![1, KING_BUCKETS].contains(&(buckets as usize))
+        {
+            return Err(NetError::Shape {
+                features,
+                buckets,
+                hidden,
+            });
         }
-        let (scale, qft) = (u32_at(b, 16), u32_at(b, 20));
-        let (qa, qb) = (u32_at(b, 24), u32_at(b, 28));
+        let buckets = buckets as usize;
+        let payload_len = payload_bytes(buckets);
+        let expected = HEADER_BYTES + payload_len;
+        let (scale, qft) = (u32_at(b, 20), u32_at(b, 24));
+        let (qa, qb) = (u32_at(b, 28), u32_at(b, 32));
         if (scale as i32, qft as i32, qa as i32, qb as i32) != (SCALE, QFT, QA, QB) {
             return Err(NetError::Quantisation { scale, qft, qa, qb });
         }
-        if b.len() != expected || u32_at(b, 32) as usize != PAYLOAD_BYTES {
+        if b.len() != expected || u32_at(b, 36) as usize != payload_len {
             return Err(NetError::Truncated {
                 len: b.len(),
                 expected,
             });
         }
         let payload = &b[HEADER_BYTES..];
-        let (stored, computed) = (u32_at(b, 36), fnv1a(payload));
+        let (stored, computed) = (u32_at(b, 40), fnv1a(payload));
         if stored != computed {
             return Err(NetError::Checksum { stored, computed });
         }
         let mut words = payload
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let ft_weights: Box<[i16]> = words.by_ref().take(FEATURES * HIDDEN).collect();
+        let ft_weights: Box<[i16]> = words.by_ref().take(buckets * FEATURES * HIDDEN).collect();
         let ft_bias: Vec<i16> = words.by_ref().take(HIDDEN).collect();
         let out_weights: Box<[i16]> = words.by_ref().take(2 * HIDDEN).collect();
-        let out_bias = i32::from_le_bytes(payload[PAYLOAD_BYTES - 4..].try_into().expect("4"));
+        let out_bias = i32::from_le_bytes(payload[payload_len - 4..].try_into().expect("4"));
         let net = Network {
+            buckets,
             ft_weights,
             ft_bias: ft_bias
                 .into_boxed_slice()
@@ -237,13 +266,14 @@ impl Network {
     }
 }
 
-/// A net of pseudo-random weights within range (for tests).
+/// A net of `buckets` blocks and pseudo-random weights within range (for tests).
 #[cfg(test)]
-pub fn random_net(seed: u64) -> Network {
+pub fn random_net(seed: u64, buckets: usize) -> Network {
     let mut rng = crate::rng::Rng::new(seed);
     let mut w = |range: i32| (rng.below(2 * range as usize + 1) as i32 - range) as i16;
     Network {
-        ft_weights: (0..FEATURES * HIDDEN).map(|_| w(800)).collect(),
+        buckets,
+        ft_weights: (0..buckets * FEATURES * HIDDEN).map(|_| w(800)).collect(),
         ft_bias: Box::new([0; HIDDEN].map(|_: i16| w(3000))),
         out_weights: (0..2 * HIDDEN).map(|_| w(127)).collect(),
         out_bias: i32::from(w(10_000)),
@@ -256,7 +286,10 @@ mod tests {
 
     #[test]
     fn a_net_round_trips_and_damage_is_refused() {
-        let net = random_net(5);
+        let bucketed = random_net(6, KING_BUCKETS).to_bytes();
+        let back = Network::from_bytes(&bucketed).unwrap();
+        assert_eq!((back.buckets, back.to_bytes()), (KING_BUCKETS, bucketed));
+        let net = random_net(5, 1);
         let bytes = net.to_bytes();
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back.to_bytes(), bytes);
@@ -278,10 +311,23 @@ mod tests {
         magic[0] = b'X';
         assert_eq!(Network::from_bytes(&magic).err(), Some(NetError::BadMagic));
         let mut shape = bytes.clone();
-        shape[12..16].copy_from_slice(&128u32.to_le_bytes());
+        shape[16..20].copy_from_slice(&128u32.to_le_bytes());
         assert!(matches!(
             Network::from_bytes(&shape),
             Err(NetError::Shape { hidden: 128, .. })
+        ));
+        let mut blocks = bytes.clone();
+        blocks[12..16].copy_from_slice(&3u32.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&blocks),
+            Err(NetError::Shape { buckets: 3, .. })
+        ));
+        // One block's header on six blocks' payload: the length gives it away.
+        let mut six = bytes.clone();
+        six[12..16].copy_from_slice(&(KING_BUCKETS as u32).to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&six),
+            Err(NetError::Truncated { .. })
         ));
     }
 }

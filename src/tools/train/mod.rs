@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use crate::rng::Rng;
 use crate::tools::datagen::record::Record;
-use model::{Active, PARAMS, Params, Target, backward, loss};
+use model::{Active, Params, Target, backward, loss};
 
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
@@ -31,7 +31,9 @@ pub struct TrainConfig {
     /// One game in this many is held out.
     pub holdout_every: usize,
     pub seed: u64,
-    /// Float parameters to start from (`last.params` of an earlier run).
+    /// Blocks of input features: 1, or `features::KING_BUCKETS` by the king's point.
+    pub king_buckets: usize,
+    /// Float parameters to start from (`last.params` of an earlier run of the same buckets).
     pub init: Option<PathBuf>,
     pub out: PathBuf,
     pub progress: bool,
@@ -96,7 +98,8 @@ pub fn quantisation_error(p: &Params, records: &[Record]) -> f64 {
             let mut acc = Accumulator::ZERO;
             acc.refresh(Kernel::best(), &net, &pos);
             let int = evaluate(Kernel::best(), &net, &acc, pos.side_to_move());
-            f64::from((model::forward(p, &Active::of(r, false)) - int as f32).abs())
+            let active = Active::of(r, false, p.buckets());
+            f64::from((model::forward(p, &active) - int as f32).abs())
         })
         .sum();
     sum / records.len() as f64
@@ -109,7 +112,10 @@ pub fn mean_loss(p: &Params, records: &[Record], target: Target) -> f64 {
     }
     let sum: f64 = records
         .par_iter()
-        .map(|r| f64::from(loss(p, &Active::of(r, false), target.of(r), target.k)))
+        .map(|r| {
+            let active = Active::of(r, false, p.buckets());
+            f64::from(loss(p, &active, target.of(r), target.k))
+        })
         .sum();
     sum / records.len() as f64
 }
@@ -125,10 +131,10 @@ impl Adam {
     const BETA2: f32 = 0.999;
     const EPS: f32 = 1e-8;
 
-    fn new() -> Adam {
+    fn new(len: usize) -> Adam {
         Adam {
-            m: vec![0.0; PARAMS],
-            v: vec![0.0; PARAMS],
+            m: vec![0.0; len],
+            v: vec![0.0; len],
             t: 0,
         }
     }
@@ -153,15 +159,16 @@ impl Adam {
 fn batch_gradient(p: &Params, batch: &[Record], target: Target, mirror: bool) -> (Params, f64) {
     let threads = rayon::current_num_threads().max(1);
     let chunk = batch.len().div_ceil(threads).max(1);
+    let buckets = p.buckets();
     let (mut g, loss) = batch
         .par_chunks(chunk)
         .map(|c| {
-            let mut g = Params::zeros();
+            let mut g = Params::zeros(buckets);
             let mut l = 0.0f64;
             for r in c {
                 l += f64::from(backward(
                     p,
-                    &Active::of(r, mirror),
+                    &Active::of(r, mirror, buckets),
                     target.of(r),
                     target.k,
                     &mut g,
@@ -170,7 +177,7 @@ fn batch_gradient(p: &Params, batch: &[Record], target: Target, mirror: bool) ->
             (g, l)
         })
         .reduce(
-            || (Params::zeros(), 0.0),
+            || (Params::zeros(buckets), 0.0),
             |(mut a, la), (b, lb)| {
                 a.0.iter_mut().zip(&b.0).for_each(|(x, y)| *x += y);
                 (a, la + lb)
@@ -196,11 +203,18 @@ pub fn train(
 ) -> io::Result<Params> {
     std::fs::create_dir_all(&cfg.out)?;
     let mut p = match &cfg.init {
-        Some(path) => Params::from_bytes(&std::fs::read(path)?)
-            .ok_or_else(|| io::Error::other(format!("{} is no parameter file", path.display())))?,
-        None => Params::random(cfg.seed),
+        Some(path) => {
+            Params::from_bytes(&std::fs::read(path)?, cfg.king_buckets).ok_or_else(|| {
+                io::Error::other(format!(
+                    "{} is no parameter file of a net of {} king buckets",
+                    path.display(),
+                    cfg.king_buckets
+                ))
+            })?
+        }
+        None => Params::random(cfg.seed, cfg.king_buckets),
     };
-    let mut adam = Adam::new();
+    let mut adam = Adam::new(p.0.len());
     let mut rng = Rng::new(cfg.seed);
     let batch = cfg.batch.max(1);
     let batches = train.len().div_ceil(batch);
@@ -258,6 +272,7 @@ mod tests {
     use super::*;
     use crate::board::Position;
     use crate::eval::nnue::accumulator::Accumulator;
+    use crate::eval::nnue::features::KING_BUCKETS;
     use crate::eval::nnue::simd::Kernel;
     use crate::rules::GameResult;
 
@@ -299,68 +314,79 @@ mod tests {
 
     #[test]
     fn training_lowers_the_held_out_loss() {
-        let (train_set, held) = split_games(&toy_data(), 5);
-        assert!(!held.is_empty() && train_set.len() > 4 * held.len() / 2);
-        let target = Target {
-            lambda: 0.5,
-            k: 400.0,
-        };
-        let dir = std::env::temp_dir().join(format!("chuhan-train-{}", std::process::id()));
-        let cfg = TrainConfig {
-            epochs: 6,
-            batch: 64,
-            lr: 0.01,
-            final_lr: 0.001,
-            target,
-            holdout_every: 5,
-            seed: 1,
-            init: None,
-            out: dir.clone(),
-            progress: false,
-        };
-        let before = mean_loss(&Params::random(1), &held, target);
-        let mut reports = Vec::new();
-        let p = train(&cfg, train_set, &held, &mut |r| reports.push(*r)).unwrap();
-        let after = mean_loss(&p, &held, target);
-        assert!(after < before * 0.8, "{before} -> {after}");
-        assert_eq!(reports.len(), 6);
-        // The checkpoint resumes to the same parameters; the exported net loads.
-        let saved = Params::from_bytes(&std::fs::read(dir.join("last.params")).unwrap()).unwrap();
-        assert_eq!(saved, p);
-        let bytes = std::fs::read(dir.join("epoch-6.nnue")).unwrap();
-        crate::eval::nnue::network::Network::from_bytes(&bytes).unwrap();
-        std::fs::remove_dir_all(dir).unwrap();
+        for buckets in [1, KING_BUCKETS] {
+            let (train_set, held) = split_games(&toy_data(), 5);
+            assert!(!held.is_empty() && train_set.len() > 4 * held.len() / 2);
+            let target = Target {
+                lambda: 0.5,
+                k: 400.0,
+            };
+            let dir =
+                std::env::temp_dir().join(format!("chuhan-train-{}-{buckets}", std::process::id()));
+            let cfg = TrainConfig {
+                epochs: 6,
+                batch: 64,
+                lr: 0.01,
+                final_lr: 0.001,
+                target,
+                holdout_every: 5,
+                seed: 1,
+                king_buckets: buckets,
+                init: None,
+                out: dir.clone(),
+                progress: false,
+            };
+            let before = mean_loss(&Params::random(1, buckets), &held, target);
+            let mut reports = Vec::new();
+            let p = train(&cfg, train_set, &held, &mut |r| reports.push(*r)).unwrap();
+            let after = mean_loss(&p, &held, target);
+            assert!(after < before * 0.8, "{buckets}: {before} -> {after}");
+            assert_eq!(reports.len(), 6);
+            // The checkpoint resumes to the same parameters, and only as a net of its
+            // buckets; the exported net loads with them.
+            let bytes = std::fs::read(dir.join("last.params")).unwrap();
+            assert_eq!(Params::from_bytes(&bytes, buckets), Some(p));
+            let other = if buckets == 1 { KING_BUCKETS } else { 1 };
+            assert_eq!(Params::from_bytes(&bytes, other), None);
+            let bytes = std::fs::read(dir.join("epoch-6.nnue")).unwrap();
+            let net = crate::eval::nnue::network::Network::from_bytes(&bytes).unwrap();
+            assert_eq!(net.buckets, buckets);
+            std::fs::remove_dir_all(dir).unwrap();
+        }
     }
 
     #[test]
     fn the_quantised_net_matches_the_float_net() {
-        let mut p = Params::random(4);
-        // Larger biases, so that activations spread over the clipped range.
-        let mut rng = Rng::new(2);
-        for b in &mut p.0[model::FT_BIAS..model::OUT_W] {
-            *b = (rng.below(1000) as f32 / 1000.0) * 0.5;
+        for buckets in [1, KING_BUCKETS] {
+            let mut p = Params::random(4, buckets);
+            let (ft_bias, out_w, out_b) = (p.ft_bias(), p.out_w(), p.out_b());
+            // Larger biases, so that activations spread over the clipped range.
+            let mut rng = Rng::new(2);
+            for b in &mut p.0[ft_bias..out_w] {
+                *b = (rng.below(1000) as f32 / 1000.0) * 0.5;
+            }
+            // Output weights of a trained net's size.
+            for w in &mut p.0[out_w..out_b] {
+                *w = (rng.below(2001) as f32 / 1000.0 - 1.0) * 0.45;
+            }
+            let net = p.quantise();
+            let mut total = 0.0;
+            let n = 30;
+            for fen in crate::bench::bench_fens().take(n) {
+                let pos = Position::from_fen(fen).unwrap();
+                let r = Record::new(&pos, 0, GameResult::Draw, 0);
+                let float = model::forward(&p, &Active::of(&r, false, buckets));
+                let mut acc = Accumulator::ZERO;
+                acc.refresh(Kernel::Portable, &net, &pos);
+                let int =
+                    crate::eval::nnue::evaluate(Kernel::Portable, &net, &acc, pos.side_to_move());
+                // Rounding (1/2040 per feature weight, 1/512 per output weight) adds up over
+                // the 512 units of this dense random net to a few centipawns.
+                let err = (float - int as f32).abs();
+                assert!(err <= 15.0, "{buckets}, {fen}: {float} vs {int}");
+                total += err;
+            }
+            assert!(total / n as f32 <= 4.0, "mean error {}", total / n as f32);
         }
-        // Output weights of a trained net's size.
-        for w in &mut p.0[model::OUT_W..model::OUT_B] {
-            *w = (rng.below(2001) as f32 / 1000.0 - 1.0) * 0.45;
-        }
-        let net = p.quantise();
-        let mut total = 0.0;
-        let n = 30;
-        for fen in crate::bench::bench_fens().take(n) {
-            let pos = Position::from_fen(fen).unwrap();
-            let r = Record::new(&pos, 0, GameResult::Draw, 0);
-            let float = model::forward(&p, &Active::of(&r, false));
-            let mut acc = Accumulator::ZERO;
-            acc.refresh(Kernel::Portable, &net, &pos);
-            let int = crate::eval::nnue::evaluate(Kernel::Portable, &net, &acc, pos.side_to_move());
-            // Rounding (1/2040 per feature weight, 1/512 per output weight) adds up over the
-            // 512 units of this dense random net to a few centipawns.
-            let err = (float - int as f32).abs();
-            eprintln!("{err}");
-            assert!(err <= 15.0, "{fen}: {float} vs {int}");
-            total += err;
-        }
-        assert!(total / n as f32 <= 4.0, "mean error {}", total / n as f32);
     }
 }

@@ -2,7 +2,8 @@
 //! and backward passes over the few active features of a position, and its quantisation into
 //! the engine's integer file.
 
-use crate::eval::nnue::features::{FEATURES, index, mirrored_index};
+use crate::board::{PieceType, Square};
+use crate::eval::nnue::features::{FEATURES, Frame};
 use crate::eval::nnue::network::{HIDDEN, MAX_OUTPUT_WEIGHT, Network, QA, QB, QFT, SCALE};
 use crate::rng::Rng;
 use crate::tools::datagen::record::Record;
@@ -15,31 +16,52 @@ pub const OUT_WEIGHT_CLIP: f32 = 0.49;
 const MAX_ACTIVE: usize = 32;
 
 /// Parameters (or their gradients, or Adam's moments): one flat vector, laid out as the
-/// feature weights (`FEATURES` rows of `HIDDEN`), the hidden biases, the output weights (side
-/// to move's view first), the output bias.
+/// feature weights (`buckets × FEATURES` rows of `HIDDEN`), the hidden biases, the output
+/// weights (side to move's view first), the output bias. The length tells the buckets.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params(pub Vec<f32>);
 
-pub const FT_BIAS: usize = FEATURES * HIDDEN;
-pub const OUT_W: usize = FT_BIAS + HIDDEN;
-pub const OUT_B: usize = OUT_W + 2 * HIDDEN;
-pub const PARAMS: usize = OUT_B + 1;
+/// The length of a net's parameters of `buckets` blocks.
+pub const fn param_count(buckets: usize) -> usize {
+    buckets * FEATURES * HIDDEN + 3 * HIDDEN + 1
+}
 
 impl Params {
-    pub fn zeros() -> Params {
-        Params(vec![0.0; PARAMS])
+    pub fn zeros(buckets: usize) -> Params {
+        Params(vec![0.0; param_count(buckets)])
+    }
+
+    /// Where the hidden biases start.
+    pub fn ft_bias(&self) -> usize {
+        self.0.len() - 3 * HIDDEN - 1
+    }
+
+    /// Where the output weights start.
+    pub fn out_w(&self) -> usize {
+        self.0.len() - 2 * HIDDEN - 1
+    }
+
+    /// The output bias.
+    pub fn out_b(&self) -> usize {
+        self.0.len() - 1
+    }
+
+    /// Blocks of feature weights.
+    pub fn buckets(&self) -> usize {
+        self.ft_bias() / (FEATURES * HIDDEN)
     }
 
     /// Small random weights: the feature rows uniform in ±0.1, the output weights in ±0.05.
-    pub fn random(seed: u64) -> Params {
+    pub fn random(seed: u64, buckets: usize) -> Params {
         let mut rng = Rng::new(seed);
         let mut uniform =
             |r: f32| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 * r - r;
-        let mut p = Params::zeros();
-        for w in &mut p.0[..FT_BIAS] {
+        let mut p = Params::zeros(buckets);
+        let (ft_bias, out_w, out_b) = (p.ft_bias(), p.out_w(), p.out_b());
+        for w in &mut p.0[..ft_bias] {
             *w = uniform(0.1);
         }
-        for w in &mut p.0[OUT_W..OUT_B] {
+        for w in &mut p.0[out_w..out_b] {
             *w = uniform(0.05);
         }
         p
@@ -49,8 +71,9 @@ impl Params {
         self.0.iter().flat_map(|w| w.to_le_bytes()).collect()
     }
 
-    pub fn from_bytes(b: &[u8]) -> Option<Params> {
-        (b.len() == PARAMS * 4).then(|| {
+    /// The parameters of a net of `buckets` blocks from their file.
+    pub fn from_bytes(b: &[u8], buckets: usize) -> Option<Params> {
+        (b.len() == param_count(buckets) * 4).then(|| {
             Params(
                 b.chunks_exact(4)
                     .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
@@ -61,15 +84,14 @@ impl Params {
 
     /// Keeps the weights where the integer net can hold them.
     pub fn clip(&mut self) {
-        let (ft, rest) = self.0.split_at_mut(FT_BIAS);
-        let (bias, out) = rest.split_at_mut(HIDDEN);
-        for w in ft.iter_mut() {
+        let (ft_bias, out_w, out_b) = (self.ft_bias(), self.out_w(), self.out_b());
+        for w in &mut self.0[..ft_bias] {
             *w = w.clamp(-FT_WEIGHT_CLIP, FT_WEIGHT_CLIP);
         }
-        for w in &mut out[..2 * HIDDEN] {
+        for w in &mut self.0[out_w..out_b] {
             *w = w.clamp(-OUT_WEIGHT_CLIP, OUT_WEIGHT_CLIP);
         }
-        for b in bias {
+        for b in &mut self.0[ft_bias..out_w] {
             *b = b.clamp(-BIAS_CLIP, BIAS_CLIP);
         }
     }
@@ -79,30 +101,29 @@ impl Params {
         let q = |w: f32, scale: i32, max: i32| {
             (w * scale as f32).round().clamp(-max as f32, max as f32) as i16
         };
-        let ft_bias: Vec<i16> = self.0[FT_BIAS..OUT_W]
+        let (ft_bias, out_w, out_b) = (self.ft_bias(), self.out_w(), self.out_b());
+        let biases: Vec<i16> = self.0[ft_bias..out_w]
             .iter()
             .map(|&w| q(w, QFT, i16::MAX.into()))
             .collect();
         Network {
-            ft_weights: self.0[..FT_BIAS]
+            buckets: self.buckets(),
+            ft_weights: self.0[..ft_bias]
                 .iter()
                 .map(|&w| q(w, QFT, i16::MAX.into()))
                 .collect(),
-            ft_bias: ft_bias
-                .into_boxed_slice()
-                .try_into()
-                .expect("HIDDEN biases"),
-            out_weights: self.0[OUT_W..OUT_B]
+            ft_bias: biases.into_boxed_slice().try_into().expect("HIDDEN biases"),
+            out_weights: self.0[out_w..out_b]
                 .iter()
                 .map(|&w| q(w, QB, MAX_OUTPUT_WEIGHT.into()))
                 .collect(),
-            out_bias: (self.0[OUT_B] * (QA * QB) as f32).round() as i32,
+            out_bias: (self.0[out_b] * (QA * QB) as f32).round() as i32,
         }
     }
 }
 
-/// The active features of a record for the side to move's view and the other's, mirrored left
-/// to right when asked.
+/// The active features of a record for the side to move's view and the other's, in a net of
+/// `buckets` blocks, the board mirrored left to right when asked.
 pub struct Active {
     pub us: [u16; MAX_ACTIVE],
     pub them: [u16; MAX_ACTIVE],
@@ -110,17 +131,24 @@ pub struct Active {
 }
 
 impl Active {
-    pub fn of(r: &Record, mirror: bool) -> Active {
+    pub fn of(r: &Record, mirror: bool, buckets: usize) -> Active {
         let stm = r.side_to_move();
         let mut a = Active {
             us: [0; MAX_ACTIVE],
             them: [0; MAX_ACTIVE],
             len: 0,
         };
-        let f = if mirror { mirrored_index } else { index };
+        let place = |sq: Square| if mirror { sq.mirror_file() } else { sq };
+        let mut kings = [Square::from_index(0); 2];
+        for (sq, p) in r.pieces() {
+            if p.kind() == PieceType::King {
+                kings[p.color().index()] = place(sq);
+            }
+        }
+        let frames = [stm, stm.flip()].map(|v| Frame::of(v, kings[v.index()], buckets));
         for (sq, p) in r.pieces().take(MAX_ACTIVE) {
-            a.us[a.len] = f(stm, p, sq) as u16;
-            a.them[a.len] = f(stm.flip(), p, sq) as u16;
+            a.us[a.len] = frames[0].index(stm, p, place(sq)) as u16;
+            a.them[a.len] = frames[1].index(stm.flip(), p, place(sq)) as u16;
             a.len += 1;
         }
         a
@@ -133,7 +161,7 @@ impl Active {
 
 /// The feature-layer sums of one view.
 fn accumulate(p: &Params, features: &[u16], acc: &mut [f32; HIDDEN]) {
-    acc.copy_from_slice(&p.0[FT_BIAS..OUT_W]);
+    acc.copy_from_slice(&p.0[p.ft_bias()..p.out_w()]);
     for &f in features {
         let row = &p.0[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
         for (a, w) in acc.iter_mut().zip(row) {
@@ -149,11 +177,12 @@ fn screlu(x: f32) -> f32 {
 
 /// The net's output in centipawns for the side to move.
 pub fn forward(p: &Params, a: &Active) -> f32 {
-    let mut out = p.0[OUT_B];
+    let (out_w, out_b) = (p.out_w(), p.out_b());
+    let mut out = p.0[out_b];
     let mut acc = [0.0f32; HIDDEN];
     for (v, feats) in a.views().into_iter().enumerate() {
         accumulate(p, feats, &mut acc);
-        let w = &p.0[OUT_W + v * HIDDEN..OUT_W + (v + 1) * HIDDEN];
+        let w = &p.0[out_w + v * HIDDEN..out_w + (v + 1) * HIDDEN];
         out += acc.iter().zip(w).map(|(&x, &w)| screlu(x) * w).sum::<f32>();
     }
     out * SCALE as f32
@@ -181,11 +210,12 @@ impl Target {
 /// Adds the gradient of one position's loss to `grad`; returns the loss,
 /// (sigmoid(eval / k) − target)².
 pub fn backward(p: &Params, a: &Active, target: f32, k: f32, grad: &mut Params) -> f32 {
+    let (ft_bias, out_w, out_b) = (p.ft_bias(), p.out_w(), p.out_b());
     let mut accs = [[0.0f32; HIDDEN]; 2];
-    let mut out = p.0[OUT_B];
+    let mut out = p.0[out_b];
     for (v, feats) in a.views().into_iter().enumerate() {
         accumulate(p, feats, &mut accs[v]);
-        let w = &p.0[OUT_W + v * HIDDEN..OUT_W + (v + 1) * HIDDEN];
+        let w = &p.0[out_w + v * HIDDEN..out_w + (v + 1) * HIDDEN];
         out += accs[v]
             .iter()
             .zip(w)
@@ -197,18 +227,18 @@ pub fn backward(p: &Params, a: &Active, target: f32, k: f32, grad: &mut Params) 
     let err = pred - target;
     // d loss / d out.
     let g = 2.0 * err * pred * (1.0 - pred) * scale;
-    grad.0[OUT_B] += g;
+    grad.0[out_b] += g;
     for (v, feats) in a.views().into_iter().enumerate() {
         let mut dacc = [0.0f32; HIDDEN];
         for j in 0..HIDDEN {
             let x = accs[v][j];
-            let w = p.0[OUT_W + v * HIDDEN + j];
-            grad.0[OUT_W + v * HIDDEN + j] += g * screlu(x);
+            let w = p.0[out_w + v * HIDDEN + j];
+            grad.0[out_w + v * HIDDEN + j] += g * screlu(x);
             if x > 0.0 && x < 1.0 {
                 dacc[j] = g * w * 2.0 * x;
             }
         }
-        for (b, d) in grad.0[FT_BIAS..OUT_W].iter_mut().zip(&dacc) {
+        for (b, d) in grad.0[ft_bias..out_w].iter_mut().zip(&dacc) {
             *b += d;
         }
         for &f in feats {
