@@ -79,12 +79,18 @@ pub(super) struct Node {
 
 /// A node's pruning of moves near the leaves, set up once per node.
 struct Pruning {
-    /// A zero-window node out of check, shallow enough to prune quiet moves.
+    /// A zero-window node out of check: quiet moves may be pruned.
     quiets: bool,
     /// Late move pruning: quiet moves from this count on are not tried.
     lmp_limit: usize,
-    /// Futility pruning: quiet moves are not tried once alpha is this high.
+    /// Futility pruning: quiet moves are not tried once alpha reaches this plus
+    /// `futility_per_ply` per ply of the move's predicted depth, up to `futility_depth`.
     futility: i32,
+    futility_per_ply: i32,
+    futility_depth: i32,
+    /// The node's depth, and its row of the late move reductions by move number.
+    depth: i32,
+    reductions: [u8; 64],
     /// History pruning: quiet moves with a history below this are not tried (`i32::MIN`: off).
     history_floor: i32,
     /// SEE pruning of captures is on.
@@ -95,7 +101,7 @@ struct Pruning {
 
 impl Pruning {
     #[inline(always)]
-    fn new<K: NodeKind>(p: &Params, node: &Node) -> Pruning {
+    fn new<K: NodeKind>(p: &Params, node: &Node, reductions: &[u8; 64]) -> Pruning {
         let (depth, zero_window) = (node.depth, !K::PV && !node.in_check);
         let lmp_limit = if depth <= p.lmp_depth {
             (p.lmp_base + depth * depth) as usize / if node.improving { 1 } else { 2 }
@@ -103,9 +109,13 @@ impl Pruning {
             usize::MAX
         };
         Pruning {
-            quiets: zero_window && depth <= p.quiet_prune_depth,
+            quiets: zero_window,
             lmp_limit,
-            futility: node.static_eval + p.futility_base + p.futility_per_ply * depth,
+            futility: node.static_eval + p.futility_base,
+            futility_per_ply: p.futility_per_ply,
+            futility_depth: p.quiet_prune_depth,
+            depth,
+            reductions: *reductions,
             history_floor: if depth <= p.history_prune_depth {
                 -p.history_prune_per_ply * depth
             } else {
@@ -116,6 +126,13 @@ impl Pruning {
         }
     }
 
+    /// The depth the next quiet move, the `searched + 1`th, will likely be searched to: one
+    /// ply less, less its late move reduction by the table alone.
+    #[inline(always)]
+    fn predicted_depth(&self, searched: usize) -> i32 {
+        (self.depth - 1 - i32::from(self.reductions[(searched + 1).min(63)])).max(0)
+    }
+
     /// Quiet moves may be pruned once one move is searched and no mate is being fended off.
     #[inline(always)]
     fn may_prune_quiets(&self, searched: usize, best: i32) -> bool {
@@ -123,11 +140,15 @@ impl Pruning {
     }
 
     /// Late move and futility pruning of the node's quiet moves: once it holds it holds for the
-    /// rest of the node (searched, best and alpha only grow).
+    /// rest of the node (searched, best and alpha only grow, the predicted depth only falls).
     #[inline(always)]
     fn quiets(&self, searched: usize, best: i32, alpha: i32) -> bool {
-        self.may_prune_quiets(searched, best)
-            && (searched >= self.lmp_limit || self.futility <= alpha)
+        if !self.may_prune_quiets(searched, best) {
+            return false;
+        }
+        let d = self.predicted_depth(searched);
+        searched >= self.lmp_limit
+            || (d <= self.futility_depth && self.futility + self.futility_per_ply * d <= alpha)
     }
 
     /// History pruning of a quiet move that has failed again and again in this context.
@@ -478,7 +499,7 @@ impl Worker {
         let counter = self.hist.counter(&self.pos, prev);
         let (tt_move, killers, rows) = (node.tt_move, known.killers, known.before.rows);
         let mut picker = MovePicker::new(tt_move, false, killers, counter, rows);
-        let pruning = Pruning::new::<K>(&self.params, node);
+        let pruning = Pruning::new::<K>(&self.params, node, &self.lmr[node.depth.min(63) as usize]);
         let mut done = Progress {
             alpha,
             best: -INFINITE,

@@ -75,8 +75,9 @@ params! {
     /// Check extension: the least SEE of a checking move that is extended (a check that
     /// loses more material only spends depth).
     check_ext_see: 0, -300, 300, 25;
-    /// Quiet-move pruning (late moves and futility): deepest node; late move pruning's
-    /// deepest node and its move count base (`base + depth²`, halved when not improving).
+    /// Futility pruning's deepest predicted depth of a quiet move (its node's depth less one
+    /// and its reduction); late move pruning's deepest node and its move count base
+    /// (`base + depth²`, halved when not improving).
     quiet_prune_depth: 6, 3, 9, 1;
     lmp_depth: 5, 3, 8, 1;
     lmp_base: 3, 1, 8, 1;
