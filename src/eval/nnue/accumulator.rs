@@ -2,7 +2,7 @@
 //! off its point and puts it on the target, and takes any captured piece off. In a
 //! king-bucketed net a king's move changes its own view's block: that view is summed afresh.
 
-use crate::board::{Color, Move, PieceType, Position, Square, Squares};
+use crate::board::{Color, Move, Piece, PieceType, Position, Square, Squares};
 
 use super::features::Frame;
 use super::network::{HIDDEN, Network};
@@ -24,11 +24,8 @@ impl Accumulator {
     pub fn refresh(&mut self, k: Kernel, net: &Network, pos: &Position) {
         for view in Color::BOTH {
             let frame = Frame::of(view, pos.king_square(view), net.buckets);
-            let acc = &mut self.views[view.index()];
-            *acc = *net.ft_bias;
-            for sq in Squares(pos.occupied()) {
-                simd::add(k, acc, net.row(frame.index(view, pos.piece_at(sq), sq)));
-            }
+            let pieces = Squares(pos.occupied()).map(|sq| (sq, pos.piece_at(sq)));
+            sum_view(k, net, &mut self.views[view.index()], view, frame, pieces);
         }
     }
 
@@ -65,6 +62,21 @@ impl Accumulator {
     }
 }
 
+/// One view's sums from scratch: the biases and the rows of `pieces` in `frame`.
+fn sum_view(
+    k: Kernel,
+    net: &Network,
+    dst: &mut [i16; HIDDEN],
+    view: Color,
+    frame: Frame,
+    pieces: impl Iterator<Item = (Square, Piece)>,
+) {
+    *dst = *net.ft_bias;
+    for (sq, piece) in pieces {
+        simd::add(k, dst, net.row(frame.index(view, piece, sq)));
+    }
+}
+
 /// `view`'s sums from scratch after its own king moves from `from` to `to` in `pos`: every
 /// piece in the new block but the king's old point and anything taken on its new one.
 #[cold]
@@ -77,12 +89,9 @@ fn sum_after_king_move(
     from: Square,
     to: Square,
 ) {
-    let frame = Frame::of(view, to, net.buckets);
-    *dst = *net.ft_bias;
-    for sq in Squares(pos.occupied()) {
-        if sq != from && sq != to {
-            simd::add(k, dst, net.row(frame.index(view, pos.piece_at(sq), sq)));
-        }
-    }
-    simd::add(k, dst, net.row(frame.index(view, pos.piece_at(from), to)));
+    let others = Squares(pos.occupied())
+        .filter(|&sq| sq != from && sq != to)
+        .map(|sq| (sq, pos.piece_at(sq)));
+    let pieces = others.chain(std::iter::once((to, pos.piece_at(from))));
+    sum_view(k, net, dst, view, Frame::of(view, to, net.buckets), pieces);
 }
