@@ -157,7 +157,10 @@ struct TrainArgs {
     /// palace (the right-hand file mirrored onto the left).
     #[arg(long, default_value_t = 1, value_parser = king_buckets)]
     king_buckets: usize,
-    /// Float parameters to start from (a run's `last.params`, of the same king buckets).
+    /// Output layers: 1 (net 2's shape), or 8 chosen by the pieces on the board.
+    #[arg(long, default_value_t = 1, value_parser = output_buckets)]
+    output_buckets: usize,
+    /// Float parameters to start from (a run's `last.params`, of the same shape).
     #[arg(long)]
     init: Option<PathBuf>,
     /// Threads (default: every core).
@@ -174,9 +177,20 @@ fn king_buckets(s: &str) -> Result<usize, String> {
     }
 }
 
+/// `--output-buckets`: a net has 1 output layer or 8.
+fn output_buckets(s: &str) -> Result<usize, String> {
+    use chuhan::eval::nnue::features::OUTPUT_BUCKETS;
+    match s.parse() {
+        Ok(n) if n == 1 || n == OUTPUT_BUCKETS => Ok(n),
+        _ => Err(format!("1 or {OUTPUT_BUCKETS}")),
+    }
+}
+
 fn train(a: TrainArgs) -> std::io::Result<()> {
     use chuhan::tools::train::{
-        TrainConfig, hand_written_loss, model::Target, quantisation_error, split_games, train,
+        TrainConfig, hand_written_loss,
+        model::{Shape, Target},
+        quantisation_error, split_games, train,
     };
     if let Some(n) = a.threads {
         rayon::ThreadPoolBuilder::new()
@@ -205,7 +219,10 @@ fn train(a: TrainArgs) -> std::io::Result<()> {
         },
         holdout_every: a.holdout_every,
         seed: a.seed,
-        king_buckets: a.king_buckets,
+        shape: Shape {
+            king_buckets: a.king_buckets,
+            out_buckets: a.output_buckets,
+        },
         init: a.init,
         out: a.out,
         progress: true,

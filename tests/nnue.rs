@@ -36,7 +36,7 @@ fn temp(name: &str, bytes: &[u8]) -> String {
 /// The embedded net with one output bias changed: valid, and a different evaluation.
 fn other_net() -> Vec<u8> {
     let mut net = Network::from_bytes(NET).unwrap();
-    net.out_bias += 20_000;
+    net.out_bias[0] += 20_000;
     net.to_bytes()
 }
 

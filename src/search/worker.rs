@@ -279,7 +279,7 @@ impl Worker {
     #[inline(always)]
     pub(super) fn unfaded_eval(&self, ply: usize) -> i32 {
         let v = match self.net.as_deref() {
-            Some(net) => nnue::evaluate(self.kernel, net, &self.accs[ply], self.pos.side_to_move()),
+            Some(net) => nnue::evaluate(self.kernel, net, &self.accs[ply], &self.pos),
             None => self.evals[ply].value(&self.pos),
         };
         if self.noise.size == 0 {

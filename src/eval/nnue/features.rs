@@ -19,6 +19,20 @@ pub const FEATURES: usize = 2 * 7 * Square::COUNT;
 /// file (the other side file mirrored onto it).
 pub const KING_BUCKETS: usize = 6;
 
+/// Output layers of a net with one per material: by the number of pieces on the board.
+pub const OUTPUT_BUCKETS: usize = 8;
+
+/// The output layer that reads a position of `pieces` pieces (kings included) in a net of
+/// `buckets` output layers (1 or `OUTPUT_BUCKETS`): four pieces more, one layer up.
+#[inline(always)]
+pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    if buckets == 1 {
+        0
+    } else {
+        ((pieces.saturating_sub(2) / 4) as usize).min(OUTPUT_BUCKETS - 1)
+    }
+}
+
 /// How one view reads the board: the first feature of its block, and whether it mirrors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Frame {
@@ -137,5 +151,13 @@ mod tests {
             d.index(Color::Red, rook(Color::Red), Square::new(0, 0)),
             f.index(Color::Red, rook(Color::Red), Square::new(8, 0))
         );
+    }
+
+    #[test]
+    fn output_layers_climb_with_material_and_each_is_reached() {
+        let layers: Vec<usize> = (2..=32).map(|n| output_bucket(n, OUTPUT_BUCKETS)).collect();
+        assert!(layers.windows(2).all(|w| w[0] <= w[1] && w[1] <= w[0] + 1));
+        assert_eq!((layers[0], layers[30]), (0, OUTPUT_BUCKETS - 1));
+        assert!((2..=32).all(|n| output_bucket(n, 1) == 0));
     }
 }

@@ -1,5 +1,6 @@
 //! The learned evaluation: a (1260 → 256) × 2 → 1 net with a squared clipped ReLU, its
-//! inputs in one block or in six by the king's point (`features`), the feature layer kept
+//! inputs in one block or in six by the king's point, its output layer one or one of eight by
+//! material (`features`), the feature layer kept
 //! incrementally (`accumulator`), integer kernels for AVX-512, AVX2 and
 //! portable code (`simd`). The default net is built into the binary.
 
@@ -10,8 +11,9 @@ pub mod simd;
 
 use std::sync::{Arc, LazyLock};
 
-use crate::board::Color;
+use crate::board::Position;
 use accumulator::Accumulator;
+use features::output_bucket;
 use network::{HIDDEN, Network, QA, QB, SCALE};
 use simd::Kernel;
 
@@ -26,21 +28,23 @@ pub fn default_net() -> Arc<Network> {
     NET.clone()
 }
 
-/// The net's evaluation in centipawns for `side` to move, from the accumulated sums.
+/// The net's evaluation of `pos` in centipawns for the side to move, from its accumulated sums.
 #[inline(always)]
-pub fn evaluate(k: Kernel, net: &Network, acc: &Accumulator, side: Color) -> i32 {
+pub fn evaluate(k: Kernel, net: &Network, acc: &Accumulator, pos: &Position) -> i32 {
+    let side = pos.side_to_move();
     let (us, them) = (&acc.views[side.index()], &acc.views[side.flip().index()]);
-    let sum = simd::screlu_dot(k, us, &net.out_weights[..HIDDEN])
-        + simd::screlu_dot(k, them, &net.out_weights[HIDDEN..]);
-    let out = sum / i64::from(QA) + i64::from(net.out_bias);
+    let bucket = output_bucket(pos.occupied().count_ones(), net.out_buckets);
+    let w = net.output(bucket);
+    let sum = simd::screlu_dot(k, us, &w[..HIDDEN]) + simd::screlu_dot(k, them, &w[HIDDEN..]);
+    let out = sum / i64::from(QA) + i64::from(net.out_bias[bucket]);
     (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{PieceType, Position};
-    use features::KING_BUCKETS;
+    use crate::board::PieceType;
+    use features::{KING_BUCKETS, OUTPUT_BUCKETS};
     use network::random_net;
     use proptest::prelude::*;
 
@@ -60,8 +64,13 @@ mod tests {
             seed in any::<u64>(),
             plies in 1usize..120,
             bucketed in any::<bool>(),
+            by_material in any::<bool>(),
         ) {
-            let net = random_net(11, if bucketed { KING_BUCKETS } else { 1 });
+            let net = random_net(
+                11,
+                if bucketed { KING_BUCKETS } else { 1 },
+                if by_material { OUTPUT_BUCKETS } else { 1 },
+            );
             let kernels = Kernel::available();
             let mut rng = crate::rng::Rng::new(seed);
             let mut pos = Position::startpos();
@@ -88,10 +97,10 @@ mod tests {
                 }
                 pos.do_move(m);
                 let want = fresh(Kernel::Portable, &net, &pos);
-                let v = evaluate(Kernel::Portable, &net, &want, pos.side_to_move());
+                let v = evaluate(Kernel::Portable, &net, &want, &pos);
                 for (a, &k) in accs.iter().zip(&kernels) {
                     prop_assert_eq!(a.views, want.views, "{:?} after {}", k, m);
-                    prop_assert_eq!(evaluate(k, &net, a, pos.side_to_move()), v);
+                    prop_assert_eq!(evaluate(k, &net, a, &pos), v);
                 }
             }
         }
@@ -100,14 +109,14 @@ mod tests {
     fn eval_of(net: &Network, fen: &str) -> i32 {
         let k = Kernel::Portable;
         let p = Position::from_fen(fen).unwrap();
-        evaluate(k, net, &fresh(k, net, &p), p.side_to_move())
+        evaluate(k, net, &fresh(k, net, &p), &p)
     }
 
     #[test]
     fn the_two_views_of_mirrored_colours_agree() {
         // The same position with colours and ranks swapped evaluates the same for the mover.
         for buckets in [1, KING_BUCKETS] {
-            let net = random_net(3, buckets);
+            let net = random_net(3, buckets, OUTPUT_BUCKETS);
             assert_eq!(
                 eval_of(
                     &net,
@@ -129,9 +138,9 @@ mod tests {
             "5k3/4a4/2n1b4/p3p1p1p/2p6/9/P1P1P1P1P/1C2C3N/4A4/3K5 w - - 0 30",
             "3k5/4a4/4b1n2/p1p1p3p/6p2/9/P1P1P1P1P/N3C2C1/4A4/5K3 w - - 0 30",
         );
-        let bucketed = random_net(8, KING_BUCKETS);
+        let bucketed = random_net(8, KING_BUCKETS, 1);
         assert_eq!(eval_of(&bucketed, left), eval_of(&bucketed, right));
-        let plain = random_net(8, 1);
+        let plain = random_net(8, 1, 1);
         assert_ne!(eval_of(&plain, left), eval_of(&plain, right));
     }
 
@@ -143,7 +152,7 @@ mod tests {
             Kernel::best(),
             &net,
             &fresh(Kernel::best(), &net, &pos),
-            pos.side_to_move(),
+            &pos,
         );
         assert!(v.abs() < 200, "{v}");
     }

@@ -1,33 +1,34 @@
 //! The net and its file format.
 //!
-//! A file is a 44-byte header, then the payload, all little-endian:
+//! A file is a 48-byte header, then the payload, all little-endian:
 //!
 //! | bytes | what |
 //! |---|---|
 //! | 0–3 | magic `CHNN` |
-//! | 4–7 | format version (3) |
+//! | 4–7 | format version (4) |
 //! | 8–11 | input features of one block (1260) |
 //! | 12–15 | king buckets: blocks of features (1, or 6 by the king's point; `features`) |
 //! | 16–19 | hidden units per view |
-//! | 20–23 | output scale (centipawns per unit of the net's output) |
-//! | 24–27, 28–31, 32–35 | QFT, QA, QB |
-//! | 36–39 | payload length in bytes |
-//! | 40–43 | FNV-1a (32-bit) checksum of the payload |
+//! | 20–23 | output buckets: output layers (1, or 8 by material; `features`) |
+//! | 24–27 | output scale (centipawns per unit of the net's output) |
+//! | 28–31, 32–35, 36–39 | QFT, QA, QB |
+//! | 40–43 | payload length in bytes |
+//! | 44–47 | FNV-1a (32-bit) checksum of the payload |
 //!
-//! Version 2 was version 3 without bytes 12–15, always one block: net 2's file gained them
-//! unchanged otherwise.
+//! Version 3 is version 4 without bytes 20–23, always one output layer (net 2's file and the
+//! first nets of generation 3); it is still read. Version 2 was version 3 without bytes 12–15.
 //!
-//! Payload: the feature weights (`i16`, one row of hidden weights per feature of every block), the hidden
-//! biases (`i16`), the output weights (`i16`, the side to move's view first), the output bias
-//! (`i32`). Feature weights and biases carry QFT (= 4 · QA: finer than the activations, as the
-//! rounding of small weights adds up over many units), activations QA, output weights QB, the
-//! output bias QA · QB.
+//! Payload: the feature weights (`i16`, one row of hidden weights per feature of every block),
+//! the hidden biases (`i16`), the output weights (`i16`, per output layer the side to move's
+//! view first), the output biases (`i32`, one per output layer). Feature weights and biases
+//! carry QFT (= 4 · QA: finer than the activations, as the rounding of small weights adds up
+//! over many units), activations QA, output weights QB, the output biases QA · QB.
 
 use std::fmt;
 
 use crate::checksum::fnv1a;
 
-use super::features::{FEATURES, KING_BUCKETS};
+use super::features::{FEATURES, KING_BUCKETS, OUTPUT_BUCKETS};
 
 pub const HIDDEN: usize = 256;
 /// Quantisation of the feature weights and sums; activations drop `FT_SHIFT` bits of it.
@@ -40,12 +41,14 @@ pub const QB: i32 = 256;
 /// Centipawns per unit of the net's output.
 pub const SCALE: i32 = 400;
 pub const MAGIC: [u8; 4] = *b"CHNN";
-pub const VERSION: u32 = 3;
-const HEADER_BYTES: usize = 44;
+pub const VERSION: u32 = 4;
+/// The version before output buckets, still read.
+const VERSION_ONE_OUTPUT: u32 = 3;
+const HEADER_BYTES: usize = 48;
 
-/// The payload's length for a net of `buckets` blocks.
-const fn payload_bytes(buckets: usize) -> usize {
-    2 * (buckets * FEATURES * HIDDEN + HIDDEN + 2 * HIDDEN) + 4
+/// The payload's length for a net of `buckets` blocks and `out_buckets` output layers.
+const fn payload_bytes(buckets: usize, out_buckets: usize) -> usize {
+    2 * (buckets * FEATURES * HIDDEN + HIDDEN + out_buckets * 2 * HIDDEN) + 4 * out_buckets
 }
 /// Output weights beyond this would overflow the activation products.
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
@@ -56,17 +59,21 @@ pub struct Network {
     /// `buckets × FEATURES` rows of `HIDDEN`.
     pub ft_weights: Box<[i16]>,
     pub ft_bias: Box<[i16; HIDDEN]>,
-    /// The side to move's view, then the other's.
+    /// Output layers: 1, or `OUTPUT_BUCKETS` (see `features::output_bucket`).
+    pub out_buckets: usize,
+    /// Per output layer, the side to move's view, then the other's.
     pub out_weights: Box<[i16]>,
-    pub out_bias: i32,
+    /// One per output layer.
+    pub out_bias: Box<[i32]>,
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network({}×{FEATURES}→{HIDDEN}×2→1, checksum {:08x})",
+            "Network({}×{FEATURES}→{HIDDEN}×2→{}×1, checksum {:08x})",
             self.buckets,
+            self.out_buckets,
             self.checksum()
         )
     }
@@ -85,6 +92,7 @@ pub enum NetError {
         features: u32,
         buckets: u32,
         hidden: u32,
+        out_buckets: u32,
     },
     Quantisation {
         scale: u32,
@@ -115,10 +123,11 @@ impl fmt::Display for NetError {
                 features,
                 buckets,
                 hidden,
+                out_buckets,
             } => write!(
                 f,
-                "net shape {buckets}×{features}→{hidden}, this build reads 1×{FEATURES}→{HIDDEN} \
-                 or {KING_BUCKETS}×{FEATURES}→{HIDDEN}"
+                "net shape {buckets}×{features}→{hidden}→{out_buckets} output layers, this build \
+                 reads 1 or {KING_BUCKETS} blocks of {FEATURES}→{HIDDEN}→1 or {OUTPUT_BUCKETS}"
             ),
             NetError::Quantisation { scale, qft, qa, qb } => write!(
                 f,
@@ -141,14 +150,16 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 
 impl Network {
     fn payload(&self) -> Vec<u8> {
-        let mut p = Vec::with_capacity(payload_bytes(self.buckets));
+        let mut p = Vec::with_capacity(payload_bytes(self.buckets, self.out_buckets));
         for w in self.ft_weights.iter().chain(self.ft_bias.iter()) {
             p.extend_from_slice(&w.to_le_bytes());
         }
         for w in self.out_weights.iter() {
             p.extend_from_slice(&w.to_le_bytes());
         }
-        p.extend_from_slice(&self.out_bias.to_le_bytes());
+        for b in self.out_bias.iter() {
+            p.extend_from_slice(&b.to_le_bytes());
+        }
         p
     }
 
@@ -166,6 +177,7 @@ impl Network {
             FEATURES as u32,
             self.buckets as u32,
             HIDDEN as u32,
+            self.out_buckets as u32,
             SCALE as u32,
             QFT as u32,
             QA as u32,
@@ -191,36 +203,41 @@ impl Network {
             return Err(NetError::BadMagic);
         }
         let version = u32_at(b, 4);
-        if version != VERSION {
-            return Err(NetError::Version(version));
-        }
+        // Version 3 has no output-bucket field: the fields after it sit 4 bytes earlier.
+        let (header, out_buckets, rest) = match version {
+            VERSION => (HEADER_BYTES, u32_at(b, 20), 24),
+            VERSION_ONE_OUTPUT => (HEADER_BYTES - 4, 1, 20),
+            v => return Err(NetError::Version(v)),
+        };
         let (features, buckets, hidden) = (u32_at(b, 8), u32_at(b, 12), u32_at(b, 16));
         if features as usize != FEATURES
             || hidden as usize != HIDDEN
             || ![1, KING_BUCKETS].contains(&(buckets as usize))
+            || ![1, OUTPUT_BUCKETS].contains(&(out_buckets as usize))
         {
             return Err(NetError::Shape {
                 features,
                 buckets,
                 hidden,
+                out_buckets,
             });
         }
-        let buckets = buckets as usize;
-        let payload_len = payload_bytes(buckets);
-        let expected = HEADER_BYTES + payload_len;
-        let (scale, qft) = (u32_at(b, 20), u32_at(b, 24));
-        let (qa, qb) = (u32_at(b, 28), u32_at(b, 32));
+        let (buckets, out_buckets) = (buckets as usize, out_buckets as usize);
+        let payload_len = payload_bytes(buckets, out_buckets);
+        let expected = header + payload_len;
+        let (scale, qft) = (u32_at(b, rest), u32_at(b, rest + 4));
+        let (qa, qb) = (u32_at(b, rest + 8), u32_at(b, rest + 12));
         if (scale as i32, qft as i32, qa as i32, qb as i32) != (SCALE, QFT, QA, QB) {
             return Err(NetError::Quantisation { scale, qft, qa, qb });
         }
-        if b.len() != expected || u32_at(b, 36) as usize != payload_len {
+        if b.len() != expected || u32_at(b, rest + 16) as usize != payload_len {
             return Err(NetError::Truncated {
                 len: b.len(),
                 expected,
             });
         }
-        let payload = &b[HEADER_BYTES..];
-        let (stored, computed) = (u32_at(b, 40), fnv1a(payload));
+        let payload = &b[header..];
+        let (stored, computed) = (u32_at(b, rest + 20), fnv1a(payload));
         if stored != computed {
             return Err(NetError::Checksum { stored, computed });
         }
@@ -229,8 +246,11 @@ impl Network {
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let ft_weights: Box<[i16]> = words.by_ref().take(buckets * FEATURES * HIDDEN).collect();
         let ft_bias: Vec<i16> = words.by_ref().take(HIDDEN).collect();
-        let out_weights: Box<[i16]> = words.by_ref().take(2 * HIDDEN).collect();
-        let out_bias = i32::from_le_bytes(payload[payload_len - 4..].try_into().expect("4"));
+        let out_weights: Box<[i16]> = words.by_ref().take(out_buckets * 2 * HIDDEN).collect();
+        let out_bias: Box<[i32]> = payload[payload_len - 4 * out_buckets..]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
         let net = Network {
             buckets,
             ft_weights,
@@ -238,6 +258,7 @@ impl Network {
                 .into_boxed_slice()
                 .try_into()
                 .expect("HIDDEN biases"),
+            out_buckets,
             out_weights,
             out_bias,
         };
@@ -264,19 +285,27 @@ impl Network {
     pub fn row(&self, feature: usize) -> &[i16] {
         &self.ft_weights[feature * HIDDEN..(feature + 1) * HIDDEN]
     }
+
+    /// The weights of output layer `bucket`: the side to move's view, then the other's.
+    #[inline(always)]
+    pub fn output(&self, bucket: usize) -> &[i16] {
+        &self.out_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN]
+    }
 }
 
-/// A net of `buckets` blocks and pseudo-random weights within range (for tests).
+/// A net of `buckets` blocks, `out_buckets` output layers and pseudo-random weights within
+/// range (for tests).
 #[cfg(test)]
-pub fn random_net(seed: u64, buckets: usize) -> Network {
+pub fn random_net(seed: u64, buckets: usize, out_buckets: usize) -> Network {
     let mut rng = crate::rng::Rng::new(seed);
     let mut w = |range: i32| (rng.below(2 * range as usize + 1) as i32 - range) as i16;
     Network {
         buckets,
         ft_weights: (0..buckets * FEATURES * HIDDEN).map(|_| w(800)).collect(),
         ft_bias: Box::new([0; HIDDEN].map(|_: i16| w(3000))),
-        out_weights: (0..2 * HIDDEN).map(|_| w(127)).collect(),
-        out_bias: i32::from(w(10_000)),
+        out_buckets,
+        out_weights: (0..out_buckets * 2 * HIDDEN).map(|_| w(127)).collect(),
+        out_bias: (0..out_buckets).map(|_| i32::from(w(10_000))).collect(),
     }
 }
 
@@ -286,10 +315,13 @@ mod tests {
 
     #[test]
     fn a_net_round_trips_and_damage_is_refused() {
-        let bucketed = random_net(6, KING_BUCKETS).to_bytes();
+        let bucketed = random_net(6, KING_BUCKETS, OUTPUT_BUCKETS).to_bytes();
         let back = Network::from_bytes(&bucketed).unwrap();
-        assert_eq!((back.buckets, back.to_bytes()), (KING_BUCKETS, bucketed));
-        let net = random_net(5, 1);
+        assert_eq!(
+            (back.buckets, back.out_buckets, back.to_bytes()),
+            (KING_BUCKETS, OUTPUT_BUCKETS, bucketed)
+        );
+        let net = random_net(5, 1, 1);
         let bytes = net.to_bytes();
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back.to_bytes(), bytes);
@@ -322,6 +354,12 @@ mod tests {
             Network::from_bytes(&blocks),
             Err(NetError::Shape { buckets: 3, .. })
         ));
+        let mut outputs = bytes.clone();
+        outputs[20..24].copy_from_slice(&5u32.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&outputs),
+            Err(NetError::Shape { out_buckets: 5, .. })
+        ));
         // One block's header on six blocks' payload: the length gives it away.
         let mut six = bytes.clone();
         six[12..16].copy_from_slice(&(KING_BUCKETS as u32).to_le_bytes());
@@ -329,5 +367,20 @@ mod tests {
             Network::from_bytes(&six),
             Err(NetError::Truncated { .. })
         ));
+    }
+
+    #[test]
+    fn a_version_3_file_reads_as_one_output_layer() {
+        let net = random_net(7, KING_BUCKETS, 1);
+        let v4 = net.to_bytes();
+        // Version 3: no output-bucket field, the rest the same.
+        let mut v3 = v4[..20].to_vec();
+        v3[4..8].copy_from_slice(&3u32.to_le_bytes());
+        v3.extend_from_slice(&v4[24..]);
+        let back = Network::from_bytes(&v3).unwrap();
+        assert_eq!((back.out_buckets, back.to_bytes()), (1, v4));
+        let mut v5 = v3.clone();
+        v5[4..8].copy_from_slice(&5u32.to_le_bytes());
+        assert_eq!(Network::from_bytes(&v5).err(), Some(NetError::Version(5)));
     }
 }

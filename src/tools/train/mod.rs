@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use crate::rng::Rng;
 use crate::tools::datagen::record::Record;
-use model::{Active, Params, Target, backward, loss};
+use model::{Active, Params, Shape, Target, backward, loss};
 
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
@@ -31,9 +31,10 @@ pub struct TrainConfig {
     /// One game in this many is held out.
     pub holdout_every: usize,
     pub seed: u64,
-    /// Blocks of input features: 1, or `features::KING_BUCKETS` by the king's point.
-    pub king_buckets: usize,
-    /// Float parameters to start from (`last.params` of an earlier run of the same buckets).
+    /// Blocks of input features (1, or `features::KING_BUCKETS` by the king's point) and
+    /// output layers (1, or `features::OUTPUT_BUCKETS` by material).
+    pub shape: Shape,
+    /// Float parameters to start from (`last.params` of an earlier run of the same shape).
     pub init: Option<PathBuf>,
     pub out: PathBuf,
     pub progress: bool,
@@ -97,8 +98,8 @@ pub fn quantisation_error(p: &Params, records: &[Record]) -> f64 {
             let pos = r.position();
             let mut acc = Accumulator::ZERO;
             acc.refresh(Kernel::best(), &net, &pos);
-            let int = evaluate(Kernel::best(), &net, &acc, pos.side_to_move());
-            let active = Active::of(r, false, p.buckets());
+            let int = evaluate(Kernel::best(), &net, &acc, &pos);
+            let active = Active::of(r, false, p.shape);
             f64::from((model::forward(p, &active) - int as f32).abs())
         })
         .sum();
@@ -113,7 +114,7 @@ pub fn mean_loss(p: &Params, records: &[Record], target: Target) -> f64 {
     let sum: f64 = records
         .par_iter()
         .map(|r| {
-            let active = Active::of(r, false, p.buckets());
+            let active = Active::of(r, false, p.shape);
             f64::from(loss(p, &active, target.of(r), target.k))
         })
         .sum();
@@ -144,9 +145,9 @@ impl Adam {
         let c1 = 1.0 - Self::BETA1.powi(self.t);
         let c2 = 1.0 - Self::BETA2.powi(self.t);
         let step = lr * c2.sqrt() / c1;
-        p.0.par_iter_mut()
+        p.w.par_iter_mut()
             .zip(self.m.par_iter_mut().zip(self.v.par_iter_mut()))
-            .zip(g.0.par_iter())
+            .zip(g.w.par_iter())
             .for_each(|((w, (m, v)), &g)| {
                 *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
                 *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
@@ -159,16 +160,16 @@ impl Adam {
 fn batch_gradient(p: &Params, batch: &[Record], target: Target, mirror: bool) -> (Params, f64) {
     let threads = rayon::current_num_threads().max(1);
     let chunk = batch.len().div_ceil(threads).max(1);
-    let buckets = p.buckets();
+    let shape = p.shape;
     let (mut g, loss) = batch
         .par_chunks(chunk)
         .map(|c| {
-            let mut g = Params::zeros(buckets);
+            let mut g = Params::zeros(shape);
             let mut l = 0.0f64;
             for r in c {
                 l += f64::from(backward(
                     p,
-                    &Active::of(r, mirror, buckets),
+                    &Active::of(r, mirror, shape),
                     target.of(r),
                     target.k,
                     &mut g,
@@ -177,14 +178,14 @@ fn batch_gradient(p: &Params, batch: &[Record], target: Target, mirror: bool) ->
             (g, l)
         })
         .reduce(
-            || (Params::zeros(buckets), 0.0),
+            || (Params::zeros(shape), 0.0),
             |(mut a, la), (b, lb)| {
-                a.0.iter_mut().zip(&b.0).for_each(|(x, y)| *x += y);
+                a.w.iter_mut().zip(&b.w).for_each(|(x, y)| *x += y);
                 (a, la + lb)
             },
         );
     let n = batch.len() as f32;
-    g.0.iter_mut().for_each(|x| *x /= n);
+    g.w.iter_mut().for_each(|x| *x /= n);
     (g, loss)
 }
 
@@ -203,18 +204,17 @@ pub fn train(
 ) -> io::Result<Params> {
     std::fs::create_dir_all(&cfg.out)?;
     let mut p = match &cfg.init {
-        Some(path) => {
-            Params::from_bytes(&std::fs::read(path)?, cfg.king_buckets).ok_or_else(|| {
-                io::Error::other(format!(
-                    "{} is no parameter file of a net of {} king buckets",
-                    path.display(),
-                    cfg.king_buckets
-                ))
-            })?
-        }
-        None => Params::random(cfg.seed, cfg.king_buckets),
+        Some(path) => Params::from_bytes(&std::fs::read(path)?, cfg.shape).ok_or_else(|| {
+            io::Error::other(format!(
+                "{} is no parameter file of a net of {} king buckets and {} output buckets",
+                path.display(),
+                cfg.shape.king_buckets,
+                cfg.shape.out_buckets
+            ))
+        })?,
+        None => Params::random(cfg.seed, cfg.shape),
     };
-    let mut adam = Adam::new(p.0.len());
+    let mut adam = Adam::new(p.w.len());
     let mut rng = Rng::new(cfg.seed);
     let batch = cfg.batch.max(1);
     let batches = train.len().div_ceil(batch);
@@ -272,7 +272,7 @@ mod tests {
     use super::*;
     use crate::board::Position;
     use crate::eval::nnue::accumulator::Accumulator;
-    use crate::eval::nnue::features::KING_BUCKETS;
+    use crate::eval::nnue::features::{KING_BUCKETS, OUTPUT_BUCKETS};
     use crate::eval::nnue::simd::Kernel;
     use crate::rules::GameResult;
 
@@ -312,17 +312,35 @@ mod tests {
         out
     }
 
+    /// The shapes the trainer fits: plain, king-bucketed, by material, both.
+    fn shapes() -> [Shape; 4] {
+        [
+            (1, 1),
+            (KING_BUCKETS, 1),
+            (1, OUTPUT_BUCKETS),
+            (KING_BUCKETS, OUTPUT_BUCKETS),
+        ]
+        .map(|(king_buckets, out_buckets)| Shape {
+            king_buckets,
+            out_buckets,
+        })
+    }
+
     #[test]
     fn training_lowers_the_held_out_loss() {
-        for buckets in [1, KING_BUCKETS] {
+        for shape in shapes() {
             let (train_set, held) = split_games(&toy_data(), 5);
             assert!(!held.is_empty() && train_set.len() > 4 * held.len() / 2);
             let target = Target {
                 lambda: 0.5,
                 k: 400.0,
             };
-            let dir =
-                std::env::temp_dir().join(format!("chuhan-train-{}-{buckets}", std::process::id()));
+            let dir = std::env::temp_dir().join(format!(
+                "chuhan-train-{}-{}-{}",
+                std::process::id(),
+                shape.king_buckets,
+                shape.out_buckets
+            ));
             let cfg = TrainConfig {
                 epochs: 6,
                 batch: 64,
@@ -331,43 +349,51 @@ mod tests {
                 target,
                 holdout_every: 5,
                 seed: 1,
-                king_buckets: buckets,
+                shape,
                 init: None,
                 out: dir.clone(),
                 progress: false,
             };
-            let before = mean_loss(&Params::random(1, buckets), &held, target);
+            let before = mean_loss(&Params::random(1, shape), &held, target);
             let mut reports = Vec::new();
             let p = train(&cfg, train_set, &held, &mut |r| reports.push(*r)).unwrap();
             let after = mean_loss(&p, &held, target);
-            assert!(after < before * 0.8, "{buckets}: {before} -> {after}");
+            assert!(after < before * 0.8, "{shape:?}: {before} -> {after}");
             assert_eq!(reports.len(), 6);
             // The checkpoint resumes to the same parameters, and only as a net of its
-            // buckets; the exported net loads with them.
+            // shape; the exported net loads with it.
             let bytes = std::fs::read(dir.join("last.params")).unwrap();
-            assert_eq!(Params::from_bytes(&bytes, buckets), Some(p));
-            let other = if buckets == 1 { KING_BUCKETS } else { 1 };
-            assert_eq!(Params::from_bytes(&bytes, other), None);
+            assert_eq!(Params::from_bytes(&bytes, shape), Some(p));
+            for other in shapes().into_iter().filter(|&o| o != shape) {
+                assert_eq!(Params::from_bytes(&bytes, other), None);
+            }
             let bytes = std::fs::read(dir.join("epoch-6.nnue")).unwrap();
             let net = crate::eval::nnue::network::Network::from_bytes(&bytes).unwrap();
-            assert_eq!(net.buckets, buckets);
+            assert_eq!(
+                (net.buckets, net.out_buckets),
+                (shape.king_buckets, shape.out_buckets)
+            );
             std::fs::remove_dir_all(dir).unwrap();
         }
     }
 
     #[test]
     fn the_quantised_net_matches_the_float_net() {
-        for buckets in [1, KING_BUCKETS] {
-            let mut p = Params::random(4, buckets);
+        for shape in shapes() {
+            let mut p = Params::random(4, shape);
             let (ft_bias, out_w, out_b) = (p.ft_bias(), p.out_w(), p.out_b());
             // Larger biases, so that activations spread over the clipped range.
             let mut rng = Rng::new(2);
-            for b in &mut p.0[ft_bias..out_w] {
+            for b in &mut p.w[ft_bias..out_w] {
                 *b = (rng.below(1000) as f32 / 1000.0) * 0.5;
             }
-            // Output weights of a trained net's size.
-            for w in &mut p.0[out_w..out_b] {
+            // Output weights of a trained net's size, and output biases that tell the
+            // layers apart.
+            for w in &mut p.w[out_w..out_b] {
                 *w = (rng.below(2001) as f32 / 1000.0 - 1.0) * 0.45;
+            }
+            for b in &mut p.w[out_b..] {
+                *b = rng.below(2001) as f32 / 1000.0 - 1.0;
             }
             let net = p.quantise();
             let mut total = 0.0;
@@ -375,15 +401,14 @@ mod tests {
             for fen in crate::bench::bench_fens().take(n) {
                 let pos = Position::from_fen(fen).unwrap();
                 let r = Record::new(&pos, 0, GameResult::Draw, 0);
-                let float = model::forward(&p, &Active::of(&r, false, buckets));
+                let float = model::forward(&p, &Active::of(&r, false, shape));
                 let mut acc = Accumulator::ZERO;
                 acc.refresh(Kernel::Portable, &net, &pos);
-                let int =
-                    crate::eval::nnue::evaluate(Kernel::Portable, &net, &acc, pos.side_to_move());
+                let int = crate::eval::nnue::evaluate(Kernel::Portable, &net, &acc, &pos);
                 // Rounding (1/2040 per feature weight, 1/512 per output weight) adds up over
                 // the 512 units of this dense random net to a few centipawns.
                 let err = (float - int as f32).abs();
-                assert!(err <= 15.0, "{buckets}, {fen}: {float} vs {int}");
+                assert!(err <= 15.0, "{shape:?}, {fen}: {float} vs {int}");
                 total += err;
             }
             assert!(total / n as f32 <= 4.0, "mean error {}", total / n as f32);

@@ -1,9 +1,9 @@
-//! The float net the trainer fits: the same shape as the engine's (`eval::nnue`), its forward
+//! The float net the trainer fits: the same shapes as the engine's (`eval::nnue`), its forward
 //! and backward passes over the few active features of a position, and its quantisation into
 //! the engine's integer file.
 
 use crate::board::{PieceType, Square};
-use crate::eval::nnue::features::{FEATURES, Frame};
+use crate::eval::nnue::features::{FEATURES, Frame, output_bucket};
 use crate::eval::nnue::network::{HIDDEN, MAX_OUTPUT_WEIGHT, Network, QA, QB, QFT, SCALE};
 use crate::rng::Rng;
 use crate::tools::datagen::record::Record;
@@ -15,83 +15,106 @@ pub const OUT_WEIGHT_CLIP: f32 = 0.49;
 /// At most this many pieces on a board.
 const MAX_ACTIVE: usize = 32;
 
-/// Parameters (or their gradients, or Adam's moments): one flat vector, laid out as the
-/// feature weights (`buckets × FEATURES` rows of `HIDDEN`), the hidden biases, the output
-/// weights (side to move's view first), the output bias. The length tells the buckets.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Params(pub Vec<f32>);
+/// The shape of a net: blocks of input features and output layers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// 1, or `features::KING_BUCKETS`.
+    pub king_buckets: usize,
+    /// 1, or `features::OUTPUT_BUCKETS`.
+    pub out_buckets: usize,
+}
 
-/// The length of a net's parameters of `buckets` blocks.
-pub const fn param_count(buckets: usize) -> usize {
-    buckets * FEATURES * HIDDEN + 3 * HIDDEN + 1
+impl Shape {
+    /// Net 2's shape: one block, one output layer.
+    pub const PLAIN: Shape = Shape {
+        king_buckets: 1,
+        out_buckets: 1,
+    };
+
+    /// The length of the parameters of a net of this shape.
+    pub const fn param_count(self) -> usize {
+        self.king_buckets * FEATURES * HIDDEN + HIDDEN + self.out_buckets * (2 * HIDDEN + 1)
+    }
+}
+
+/// Parameters (or their gradients, or Adam's moments) of a net of `shape`: one flat vector,
+/// laid out as the feature weights (`king_buckets × FEATURES` rows of `HIDDEN`), the hidden
+/// biases, the output weights (per output layer, the side to move's view first), the output
+/// biases.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    pub w: Vec<f32>,
+    pub shape: Shape,
 }
 
 impl Params {
-    pub fn zeros(buckets: usize) -> Params {
-        Params(vec![0.0; param_count(buckets)])
+    pub fn zeros(shape: Shape) -> Params {
+        Params {
+            w: vec![0.0; shape.param_count()],
+            shape,
+        }
     }
 
     /// Where the hidden biases start.
     pub fn ft_bias(&self) -> usize {
-        self.0.len() - 3 * HIDDEN - 1
+        self.shape.king_buckets * FEATURES * HIDDEN
     }
 
     /// Where the output weights start.
     pub fn out_w(&self) -> usize {
-        self.0.len() - 2 * HIDDEN - 1
+        self.ft_bias() + HIDDEN
     }
 
-    /// The output bias.
+    /// Where the output biases start.
     pub fn out_b(&self) -> usize {
-        self.0.len() - 1
+        self.out_w() + self.shape.out_buckets * 2 * HIDDEN
     }
 
-    /// Blocks of feature weights.
-    pub fn buckets(&self) -> usize {
-        self.ft_bias() / (FEATURES * HIDDEN)
+    /// Where output layer `bucket`'s weights start.
+    fn out_layer(&self, bucket: usize) -> usize {
+        self.out_w() + bucket * 2 * HIDDEN
     }
 
     /// Small random weights: the feature rows uniform in ±0.1, the output weights in ±0.05.
-    pub fn random(seed: u64, buckets: usize) -> Params {
+    pub fn random(seed: u64, shape: Shape) -> Params {
         let mut rng = Rng::new(seed);
         let mut uniform =
             |r: f32| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 * r - r;
-        let mut p = Params::zeros(buckets);
+        let mut p = Params::zeros(shape);
         let (ft_bias, out_w, out_b) = (p.ft_bias(), p.out_w(), p.out_b());
-        for w in &mut p.0[..ft_bias] {
+        for w in &mut p.w[..ft_bias] {
             *w = uniform(0.1);
         }
-        for w in &mut p.0[out_w..out_b] {
+        for w in &mut p.w[out_w..out_b] {
             *w = uniform(0.05);
         }
         p
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.0.iter().flat_map(|w| w.to_le_bytes()).collect()
+        self.w.iter().flat_map(|w| w.to_le_bytes()).collect()
     }
 
-    /// The parameters of a net of `buckets` blocks from their file.
-    pub fn from_bytes(b: &[u8], buckets: usize) -> Option<Params> {
-        (b.len() == param_count(buckets) * 4).then(|| {
-            Params(
-                b.chunks_exact(4)
-                    .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
-                    .collect(),
-            )
+    /// The parameters of a net of `shape` from their file.
+    pub fn from_bytes(b: &[u8], shape: Shape) -> Option<Params> {
+        (b.len() == shape.param_count() * 4).then(|| Params {
+            w: b.chunks_exact(4)
+                .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
+                .collect(),
+            shape,
         })
     }
 
     /// Keeps the weights where the integer net can hold them.
     pub fn clip(&mut self) {
         let (ft_bias, out_w, out_b) = (self.ft_bias(), self.out_w(), self.out_b());
-        for w in &mut self.0[..ft_bias] {
+        for w in &mut self.w[..ft_bias] {
             *w = w.clamp(-FT_WEIGHT_CLIP, FT_WEIGHT_CLIP);
         }
-        for w in &mut self.0[out_w..out_b] {
+        for w in &mut self.w[out_w..out_b] {
             *w = w.clamp(-OUT_WEIGHT_CLIP, OUT_WEIGHT_CLIP);
         }
-        for b in &mut self.0[ft_bias..out_w] {
+        for b in &mut self.w[ft_bias..out_w] {
             *b = b.clamp(-BIAS_CLIP, BIAS_CLIP);
         }
     }
@@ -102,41 +125,48 @@ impl Params {
             (w * scale as f32).round().clamp(-max as f32, max as f32) as i16
         };
         let (ft_bias, out_w, out_b) = (self.ft_bias(), self.out_w(), self.out_b());
-        let biases: Vec<i16> = self.0[ft_bias..out_w]
+        let biases: Vec<i16> = self.w[ft_bias..out_w]
             .iter()
             .map(|&w| q(w, QFT, i16::MAX.into()))
             .collect();
         Network {
-            buckets: self.buckets(),
-            ft_weights: self.0[..ft_bias]
+            buckets: self.shape.king_buckets,
+            ft_weights: self.w[..ft_bias]
                 .iter()
                 .map(|&w| q(w, QFT, i16::MAX.into()))
                 .collect(),
             ft_bias: biases.into_boxed_slice().try_into().expect("HIDDEN biases"),
-            out_weights: self.0[out_w..out_b]
+            out_buckets: self.shape.out_buckets,
+            out_weights: self.w[out_w..out_b]
                 .iter()
                 .map(|&w| q(w, QB, MAX_OUTPUT_WEIGHT.into()))
                 .collect(),
-            out_bias: (self.0[out_b] * (QA * QB) as f32).round() as i32,
+            out_bias: self.w[out_b..]
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
         }
     }
 }
 
-/// The active features of a record for the side to move's view and the other's, in a net of
-/// `buckets` blocks, the board mirrored left to right when asked.
+/// The active features of a record for the side to move's view and the other's, and the
+/// output layer that reads them, in a net of `shape`, the board mirrored left to right when
+/// asked.
 pub struct Active {
     pub us: [u16; MAX_ACTIVE],
     pub them: [u16; MAX_ACTIVE],
     pub len: usize,
+    pub out_bucket: usize,
 }
 
 impl Active {
-    pub fn of(r: &Record, mirror: bool, buckets: usize) -> Active {
+    pub fn of(r: &Record, mirror: bool, shape: Shape) -> Active {
         let stm = r.side_to_move();
         let mut a = Active {
             us: [0; MAX_ACTIVE],
             them: [0; MAX_ACTIVE],
             len: 0,
+            out_bucket: output_bucket(r.pieces().count() as u32, shape.out_buckets),
         };
         let place = |sq: Square| if mirror { sq.mirror_file() } else { sq };
         let mut kings = [Square::from_index(0); 2];
@@ -145,7 +175,7 @@ impl Active {
                 kings[p.color().index()] = place(sq);
             }
         }
-        let frames = [stm, stm.flip()].map(|v| Frame::of(v, kings[v.index()], buckets));
+        let frames = [stm, stm.flip()].map(|v| Frame::of(v, kings[v.index()], shape.king_buckets));
         for (sq, p) in r.pieces().take(MAX_ACTIVE) {
             a.us[a.len] = frames[0].index(stm, p, place(sq)) as u16;
             a.them[a.len] = frames[1].index(stm.flip(), p, place(sq)) as u16;
@@ -161,9 +191,9 @@ impl Active {
 
 /// The feature-layer sums of one view.
 fn accumulate(p: &Params, features: &[u16], acc: &mut [f32; HIDDEN]) {
-    acc.copy_from_slice(&p.0[p.ft_bias()..p.out_w()]);
+    acc.copy_from_slice(&p.w[p.ft_bias()..p.out_w()]);
     for &f in features {
-        let row = &p.0[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+        let row = &p.w[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
         for (a, w) in acc.iter_mut().zip(row) {
             *a += w;
         }
@@ -177,12 +207,12 @@ fn screlu(x: f32) -> f32 {
 
 /// The net's output in centipawns for the side to move.
 pub fn forward(p: &Params, a: &Active) -> f32 {
-    let (out_w, out_b) = (p.out_w(), p.out_b());
-    let mut out = p.0[out_b];
+    let out_w = p.out_layer(a.out_bucket);
+    let mut out = p.w[p.out_b() + a.out_bucket];
     let mut acc = [0.0f32; HIDDEN];
     for (v, feats) in a.views().into_iter().enumerate() {
         accumulate(p, feats, &mut acc);
-        let w = &p.0[out_w + v * HIDDEN..out_w + (v + 1) * HIDDEN];
+        let w = &p.w[out_w + v * HIDDEN..out_w + (v + 1) * HIDDEN];
         out += acc.iter().zip(w).map(|(&x, &w)| screlu(x) * w).sum::<f32>();
     }
     out * SCALE as f32
@@ -210,12 +240,13 @@ impl Target {
 /// Adds the gradient of one position's loss to `grad`; returns the loss,
 /// (sigmoid(eval / k) − target)².
 pub fn backward(p: &Params, a: &Active, target: f32, k: f32, grad: &mut Params) -> f32 {
-    let (ft_bias, out_w, out_b) = (p.ft_bias(), p.out_w(), p.out_b());
+    let (ft_bias, out_w) = (p.ft_bias(), p.out_layer(a.out_bucket));
+    let out_b = p.out_b() + a.out_bucket;
     let mut accs = [[0.0f32; HIDDEN]; 2];
-    let mut out = p.0[out_b];
+    let mut out = p.w[out_b];
     for (v, feats) in a.views().into_iter().enumerate() {
         accumulate(p, feats, &mut accs[v]);
-        let w = &p.0[out_w + v * HIDDEN..out_w + (v + 1) * HIDDEN];
+        let w = &p.w[out_w + v * HIDDEN..out_w + (v + 1) * HIDDEN];
         out += accs[v]
             .iter()
             .zip(w)
@@ -227,22 +258,22 @@ pub fn backward(p: &Params, a: &Active, target: f32, k: f32, grad: &mut Params) 
     let err = pred - target;
     // d loss / d out.
     let g = 2.0 * err * pred * (1.0 - pred) * scale;
-    grad.0[out_b] += g;
+    grad.w[out_b] += g;
     for (v, feats) in a.views().into_iter().enumerate() {
         let mut dacc = [0.0f32; HIDDEN];
         for j in 0..HIDDEN {
             let x = accs[v][j];
-            let w = p.0[out_w + v * HIDDEN + j];
-            grad.0[out_w + v * HIDDEN + j] += g * screlu(x);
+            let w = p.w[out_w + v * HIDDEN + j];
+            grad.w[out_w + v * HIDDEN + j] += g * screlu(x);
             if x > 0.0 && x < 1.0 {
                 dacc[j] = g * w * 2.0 * x;
             }
         }
-        for (b, d) in grad.0[ft_bias..out_w].iter_mut().zip(&dacc) {
+        for (b, d) in grad.w[ft_bias..ft_bias + HIDDEN].iter_mut().zip(&dacc) {
             *b += d;
         }
         for &f in feats {
-            let row = &mut grad.0[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+            let row = &mut grad.w[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
             for (r, d) in row.iter_mut().zip(&dacc) {
                 *r += d;
             }
