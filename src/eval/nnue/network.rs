@@ -313,6 +313,13 @@ pub fn random_net(seed: u64, buckets: usize, out_buckets: usize) -> Network {
 mod tests {
     use super::*;
 
+    /// `bytes` with the header's 32-bit field at `at` set to `v`.
+    fn with_field(bytes: &[u8], at: usize, v: u32) -> Vec<u8> {
+        let mut b = bytes.to_vec();
+        b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        b
+    }
+
     #[test]
     fn a_net_round_trips_and_damage_is_refused() {
         let bucketed = random_net(6, KING_BUCKETS, OUTPUT_BUCKETS).to_bytes();
@@ -342,29 +349,21 @@ mod tests {
         let mut magic = bytes.clone();
         magic[0] = b'X';
         assert_eq!(Network::from_bytes(&magic).err(), Some(NetError::BadMagic));
-        let mut shape = bytes.clone();
-        shape[16..20].copy_from_slice(&128u32.to_le_bytes());
         assert!(matches!(
-            Network::from_bytes(&shape),
+            Network::from_bytes(&with_field(&bytes, 16, 128)),
             Err(NetError::Shape { hidden: 128, .. })
         ));
-        let mut blocks = bytes.clone();
-        blocks[12..16].copy_from_slice(&3u32.to_le_bytes());
         assert!(matches!(
-            Network::from_bytes(&blocks),
+            Network::from_bytes(&with_field(&bytes, 12, 3)),
             Err(NetError::Shape { buckets: 3, .. })
         ));
-        let mut outputs = bytes.clone();
-        outputs[20..24].copy_from_slice(&5u32.to_le_bytes());
         assert!(matches!(
-            Network::from_bytes(&outputs),
+            Network::from_bytes(&with_field(&bytes, 20, 5)),
             Err(NetError::Shape { out_buckets: 5, .. })
         ));
         // One block's header on six blocks' payload: the length gives it away.
-        let mut six = bytes.clone();
-        six[12..16].copy_from_slice(&(KING_BUCKETS as u32).to_le_bytes());
         assert!(matches!(
-            Network::from_bytes(&six),
+            Network::from_bytes(&with_field(&bytes, 12, KING_BUCKETS as u32)),
             Err(NetError::Truncated { .. })
         ));
     }
@@ -374,13 +373,13 @@ mod tests {
         let net = random_net(7, KING_BUCKETS, 1);
         let v4 = net.to_bytes();
         // Version 3: no output-bucket field, the rest the same.
-        let mut v3 = v4[..20].to_vec();
-        v3[4..8].copy_from_slice(&3u32.to_le_bytes());
+        let mut v3 = with_field(&v4[..20], 4, 3);
         v3.extend_from_slice(&v4[24..]);
         let back = Network::from_bytes(&v3).unwrap();
         assert_eq!((back.out_buckets, back.to_bytes()), (1, v4));
-        let mut v5 = v3.clone();
-        v5[4..8].copy_from_slice(&5u32.to_le_bytes());
-        assert_eq!(Network::from_bytes(&v5).err(), Some(NetError::Version(5)));
+        assert_eq!(
+            Network::from_bytes(&with_field(&v3, 4, 5)).err(),
+            Some(NetError::Version(5))
+        );
     }
 }

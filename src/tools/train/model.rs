@@ -25,12 +25,6 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// Net 2's shape: one block, one output layer.
-    pub const PLAIN: Shape = Shape {
-        king_buckets: 1,
-        out_buckets: 1,
-    };
-
     /// The length of the parameters of a net of this shape.
     pub const fn param_count(self) -> usize {
         self.king_buckets * FEATURES * HIDDEN + HIDDEN + self.out_buckets * (2 * HIDDEN + 1)
@@ -166,7 +160,7 @@ impl Active {
             us: [0; MAX_ACTIVE],
             them: [0; MAX_ACTIVE],
             len: 0,
-            out_bucket: output_bucket(r.pieces().count() as u32, shape.out_buckets),
+            out_bucket: 0,
         };
         let place = |sq: Square| if mirror { sq.mirror_file() } else { sq };
         let mut kings = [Square::from_index(0); 2];
@@ -181,6 +175,7 @@ impl Active {
             a.them[a.len] = frames[1].index(stm.flip(), p, place(sq)) as u16;
             a.len += 1;
         }
+        a.out_bucket = output_bucket(a.len as u32, shape.out_buckets);
         a
     }
 
