@@ -157,6 +157,9 @@ struct TrainArgs {
     /// palace (the right-hand file mirrored onto the left).
     #[arg(long, default_value_t = 1, value_parser = king_buckets)]
     king_buckets: usize,
+    /// Hidden units a view: 256 (net 2's shape) or 512.
+    #[arg(long, default_value_t = 256, value_parser = hidden)]
+    hidden: usize,
     /// Output layers: 1 (net 2's shape), or 8 chosen by the pieces on the board.
     #[arg(long, default_value_t = 1, value_parser = output_buckets)]
     output_buckets: usize,
@@ -174,6 +177,15 @@ fn king_buckets(s: &str) -> Result<usize, String> {
     match s.parse() {
         Ok(n) if n == 1 || n == KING_BUCKETS => Ok(n),
         _ => Err(format!("1 or {KING_BUCKETS}")),
+    }
+}
+
+/// `--hidden`: a width the engine's kernels are compiled for.
+fn hidden(s: &str) -> Result<usize, String> {
+    use chuhan::eval::nnue::simd::WIDTHS;
+    match s.parse() {
+        Ok(n) if WIDTHS.contains(&n) => Ok(n),
+        _ => Err(format!("one of {WIDTHS:?}")),
     }
 }
 
@@ -221,6 +233,7 @@ fn train(a: TrainArgs) -> std::io::Result<()> {
         seed: a.seed,
         shape: Shape {
             king_buckets: a.king_buckets,
+            hidden: a.hidden,
             out_buckets: a.output_buckets,
         },
         init: a.init,

@@ -1,31 +1,39 @@
 //! The feature layer's sums for both views, kept move by move: a move takes the moved piece
 //! off its point and puts it on the target, and takes any captured piece off. In a
 //! king-bucketed net a king's move changes its own view's block: that view is summed afresh.
+//! Room for the widest hidden layer; a net uses the first `hidden` sums of each view.
 
 use crate::board::{Color, Move, Piece, PieceType, Position, Square, Squares};
 
 use super::features::Frame;
-use super::network::{HIDDEN, Network};
-use super::simd::{self, Kernel};
+use super::network::Network;
+use super::simd::{self, Kernel, MAX_WIDTH};
 
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
 pub struct Accumulator {
     /// Indexed by the viewing colour.
-    pub views: [[i16; HIDDEN]; 2],
+    pub views: [[i16; MAX_WIDTH]; 2],
 }
 
 impl Accumulator {
     pub const ZERO: Accumulator = Accumulator {
-        views: [[0; HIDDEN]; 2],
+        views: [[0; MAX_WIDTH]; 2],
     };
+
+    /// `view`'s sums in a net of `hidden` units.
+    #[inline(always)]
+    pub fn view(&self, view: Color, hidden: usize) -> &[i16] {
+        &self.views[view.index()][..hidden]
+    }
 
     /// The sums of `pos`, from scratch.
     pub fn refresh(&mut self, k: Kernel, net: &Network, pos: &Position) {
         for view in Color::BOTH {
             let frame = Frame::of(view, pos.king_square(view), net.buckets);
             let pieces = Squares(pos.occupied()).map(|sq| (sq, pos.piece_at(sq)));
-            sum_view(k, net, &mut self.views[view.index()], view, frame, pieces);
+            let dst = &mut self.views[view.index()][..net.hidden];
+            sum_view(k, net, dst, view, frame, pieces);
         }
     }
 
@@ -43,13 +51,13 @@ impl Accumulator {
         let piece = pos.piece_at(from);
         let captured = pos.piece_at(to);
         for view in Color::BOTH {
-            let dst = &mut self.views[view.index()];
+            let dst = &mut self.views[view.index()][..net.hidden];
             if net.buckets > 1 && piece.kind() == PieceType::King && piece.color() == view {
                 sum_after_king_move(k, net, dst, view, pos, from, to);
                 continue;
             }
             let frame = Frame::of(view, pos.king_square(view), net.buckets);
-            let src = &parent.views[view.index()];
+            let src = parent.view(view, net.hidden);
             let off = net.row(frame.index(view, piece, from));
             let on = net.row(frame.index(view, piece, to));
             if captured.is_some() {
@@ -66,12 +74,12 @@ impl Accumulator {
 fn sum_view(
     k: Kernel,
     net: &Network,
-    dst: &mut [i16; HIDDEN],
+    dst: &mut [i16],
     view: Color,
     frame: Frame,
     pieces: impl Iterator<Item = (Square, Piece)>,
 ) {
-    *dst = *net.ft_bias;
+    dst.copy_from_slice(&net.ft_bias);
     for (sq, piece) in pieces {
         simd::add(k, dst, net.row(frame.index(view, piece, sq)));
     }
@@ -83,7 +91,7 @@ fn sum_view(
 fn sum_after_king_move(
     k: Kernel,
     net: &Network,
-    dst: &mut [i16; HIDDEN],
+    dst: &mut [i16],
     view: Color,
     pos: &Position,
     from: Square,

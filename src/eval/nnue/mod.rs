@@ -1,8 +1,8 @@
-//! The learned evaluation: a (1260 → 256) × 2 → 1 net with a squared clipped ReLU, its
+//! The learned evaluation: a (1260 → 256 or 512) × 2 → 1 net with a squared clipped ReLU, its
 //! inputs in one block or in six by the king's point, its output layer one or one of eight by
-//! material (`features`), the feature layer kept
-//! incrementally (`accumulator`), integer kernels for AVX-512, AVX2 and
-//! portable code (`simd`). The default net is built into the binary.
+//! material (`features`), the feature layer kept incrementally (`accumulator`), integer
+//! kernels for AVX-512, AVX2 and portable code, for each width (`simd`). The default net is
+//! built into the binary.
 
 pub mod accumulator;
 pub mod features;
@@ -14,7 +14,7 @@ use std::sync::{Arc, LazyLock};
 use crate::board::Position;
 use accumulator::Accumulator;
 use features::output_bucket;
-use network::{HIDDEN, Network, QA, QB, SCALE};
+use network::{Network, QA, QB, SCALE};
 use simd::Kernel;
 
 /// The net `cargo build` embeds (see `nets/README.md`).
@@ -32,10 +32,11 @@ pub fn default_net() -> Arc<Network> {
 #[inline(always)]
 pub fn evaluate(k: Kernel, net: &Network, acc: &Accumulator, pos: &Position) -> i32 {
     let side = pos.side_to_move();
-    let (us, them) = (&acc.views[side.index()], &acc.views[side.flip().index()]);
+    let h = net.hidden;
+    let (us, them) = (acc.view(side, h), acc.view(side.flip(), h));
     let bucket = output_bucket(pos.occupied().count_ones(), net.out_buckets);
     let w = net.output(bucket);
-    let sum = simd::screlu_dot(k, us, &w[..HIDDEN]) + simd::screlu_dot(k, them, &w[HIDDEN..]);
+    let sum = simd::screlu_dot(k, us, &w[..h]) + simd::screlu_dot(k, them, &w[h..]);
     let out = sum / i64::from(QA) + i64::from(net.out_bias[bucket]);
     (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
 }
@@ -58,17 +59,19 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(48))]
         /// Random games, king moves favoured (each changes its view's block in a bucketed
         /// net): the sums kept move by move equal a fresh count, on every kernel, and every
-        /// kernel evaluates alike, for a plain and a king-bucketed net.
+        /// kernel evaluates alike, for plain and king-bucketed nets of every width.
         #[test]
         fn incremental_sums_match_a_refresh(
             seed in any::<u64>(),
             plies in 1usize..120,
             bucketed in any::<bool>(),
             by_material in any::<bool>(),
+            width in proptest::sample::select(simd::WIDTHS.to_vec()),
         ) {
             let net = random_net(
                 11,
                 if bucketed { KING_BUCKETS } else { 1 },
+                width,
                 if by_material { OUTPUT_BUCKETS } else { 1 },
             );
             let kernels = Kernel::available();
@@ -99,7 +102,9 @@ mod tests {
                 let want = fresh(Kernel::Portable, &net, &pos);
                 let v = evaluate(Kernel::Portable, &net, &want, &pos);
                 for (a, &k) in accs.iter().zip(&kernels) {
-                    prop_assert_eq!(a.views, want.views, "{:?} after {}", k, m);
+                    for c in crate::board::Color::BOTH {
+                        prop_assert_eq!(a.view(c, width), want.view(c, width), "{:?} after {}", k, m);
+                    }
                     prop_assert_eq!(evaluate(k, &net, a, &pos), v);
                 }
             }
@@ -115,8 +120,8 @@ mod tests {
     #[test]
     fn the_two_views_of_mirrored_colours_agree() {
         // The same position with colours and ranks swapped evaluates the same for the mover.
-        for buckets in [1, KING_BUCKETS] {
-            let net = random_net(3, buckets, OUTPUT_BUCKETS);
+        for (buckets, width) in [(1, 256), (KING_BUCKETS, 512)] {
+            let net = random_net(3, buckets, width, OUTPUT_BUCKETS);
             assert_eq!(
                 eval_of(
                     &net,
@@ -138,9 +143,9 @@ mod tests {
             "5k3/4a4/2n1b4/p3p1p1p/2p6/9/P1P1P1P1P/1C2C3N/4A4/3K5 w - - 0 30",
             "3k5/4a4/4b1n2/p1p1p3p/6p2/9/P1P1P1P1P/N3C2C1/4A4/5K3 w - - 0 30",
         );
-        let bucketed = random_net(8, KING_BUCKETS, 1);
+        let bucketed = random_net(8, KING_BUCKETS, 256, 1);
         assert_eq!(eval_of(&bucketed, left), eval_of(&bucketed, right));
-        let plain = random_net(8, 1, 1);
+        let plain = random_net(8, 1, 256, 1);
         assert_ne!(eval_of(&plain, left), eval_of(&plain, right));
     }
 

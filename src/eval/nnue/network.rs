@@ -8,7 +8,7 @@
 //! | 4–7 | format version (4) |
 //! | 8–11 | input features of one block (1260) |
 //! | 12–15 | king buckets: blocks of features (1, or 6 by the king's point; `features`) |
-//! | 16–19 | hidden units per view |
+//! | 16–19 | hidden units per view (256 or 512) |
 //! | 20–23 | output buckets: output layers (1, or 8 by material; `features`) |
 //! | 24–27 | output scale (centipawns per unit of the net's output) |
 //! | 28–31, 32–35, 36–39 | QFT, QA, QB |
@@ -29,8 +29,8 @@ use std::fmt;
 use crate::checksum::fnv1a;
 
 use super::features::{FEATURES, KING_BUCKETS, OUTPUT_BUCKETS};
+use super::simd::WIDTHS;
 
-pub const HIDDEN: usize = 256;
 /// Quantisation of the feature weights and sums; activations drop `FT_SHIFT` bits of it.
 pub const QFT: i32 = QA << FT_SHIFT;
 pub const FT_SHIFT: u32 = 2;
@@ -46,9 +46,10 @@ pub const VERSION: u32 = 4;
 const VERSION_ONE_OUTPUT: u32 = 3;
 const HEADER_BYTES: usize = 48;
 
-/// The payload's length for a net of `buckets` blocks and `out_buckets` output layers.
-const fn payload_bytes(buckets: usize, out_buckets: usize) -> usize {
-    2 * (buckets * FEATURES * HIDDEN + HIDDEN + out_buckets * 2 * HIDDEN) + 4 * out_buckets
+/// The payload's length for a net of `buckets` blocks, `hidden` units a view and
+/// `out_buckets` output layers.
+const fn payload_bytes(buckets: usize, hidden: usize, out_buckets: usize) -> usize {
+    2 * (buckets * FEATURES * hidden + hidden + out_buckets * 2 * hidden) + 4 * out_buckets
 }
 /// Output weights beyond this would overflow the activation products.
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
@@ -56,9 +57,12 @@ pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 pub struct Network {
     /// Blocks of features: 1, or `KING_BUCKETS` (see `features`).
     pub buckets: usize,
-    /// `buckets × FEATURES` rows of `HIDDEN`.
+    /// Hidden units a view: one of `simd::WIDTHS`.
+    pub hidden: usize,
+    /// `buckets × FEATURES` rows of `hidden`.
     pub ft_weights: Box<[i16]>,
-    pub ft_bias: Box<[i16; HIDDEN]>,
+    /// `hidden` of them.
+    pub ft_bias: Box<[i16]>,
     /// Output layers: 1, or `OUTPUT_BUCKETS` (see `features::output_bucket`).
     pub out_buckets: usize,
     /// Per output layer, the side to move's view, then the other's.
@@ -71,8 +75,9 @@ impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network({}×{FEATURES}→{HIDDEN}×2→{}×1, checksum {:08x})",
+            "Network({}×{FEATURES}→{}×2→{}×1, checksum {:08x})",
             self.buckets,
+            self.hidden,
             self.out_buckets,
             self.checksum()
         )
@@ -127,7 +132,7 @@ impl fmt::Display for NetError {
             } => write!(
                 f,
                 "net shape {buckets}×{features}→{hidden}→{out_buckets} output layers, this build \
-                 reads 1 or {KING_BUCKETS} blocks of {FEATURES}→{HIDDEN}→1 or {OUTPUT_BUCKETS}"
+                 reads 1 or {KING_BUCKETS} blocks of {FEATURES}→{WIDTHS:?}→1 or {OUTPUT_BUCKETS}"
             ),
             NetError::Quantisation { scale, qft, qa, qb } => write!(
                 f,
@@ -150,7 +155,7 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 
 impl Network {
     fn payload(&self) -> Vec<u8> {
-        let mut p = Vec::with_capacity(payload_bytes(self.buckets, self.out_buckets));
+        let mut p = Vec::with_capacity(payload_bytes(self.buckets, self.hidden, self.out_buckets));
         for w in self.ft_weights.iter().chain(self.ft_bias.iter()) {
             p.extend_from_slice(&w.to_le_bytes());
         }
@@ -176,7 +181,7 @@ impl Network {
             VERSION,
             FEATURES as u32,
             self.buckets as u32,
-            HIDDEN as u32,
+            self.hidden as u32,
             self.out_buckets as u32,
             SCALE as u32,
             QFT as u32,
@@ -211,7 +216,7 @@ impl Network {
         };
         let (features, buckets, hidden) = (u32_at(b, 8), u32_at(b, 12), u32_at(b, 16));
         if features as usize != FEATURES
-            || hidden as usize != HIDDEN
+            || !WIDTHS.contains(&(hidden as usize))
             || ![1, KING_BUCKETS].contains(&(buckets as usize))
             || ![1, OUTPUT_BUCKETS].contains(&(out_buckets as usize))
         {
@@ -222,8 +227,9 @@ impl Network {
                 out_buckets,
             });
         }
-        let (buckets, out_buckets) = (buckets as usize, out_buckets as usize);
-        let payload_len = payload_bytes(buckets, out_buckets);
+        let (buckets, hidden, out_buckets) =
+            (buckets as usize, hidden as usize, out_buckets as usize);
+        let payload_len = payload_bytes(buckets, hidden, out_buckets);
         let expected = header + payload_len;
         let (scale, qft) = (u32_at(b, rest), u32_at(b, rest + 4));
         let (qa, qb) = (u32_at(b, rest + 8), u32_at(b, rest + 12));
@@ -244,20 +250,18 @@ impl Network {
         let mut words = payload
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let ft_weights: Box<[i16]> = words.by_ref().take(buckets * FEATURES * HIDDEN).collect();
-        let ft_bias: Vec<i16> = words.by_ref().take(HIDDEN).collect();
-        let out_weights: Box<[i16]> = words.by_ref().take(out_buckets * 2 * HIDDEN).collect();
+        let ft_weights: Box<[i16]> = words.by_ref().take(buckets * FEATURES * hidden).collect();
+        let ft_bias: Box<[i16]> = words.by_ref().take(hidden).collect();
+        let out_weights: Box<[i16]> = words.by_ref().take(out_buckets * 2 * hidden).collect();
         let out_bias: Box<[i32]> = payload[payload_len - 4 * out_buckets..]
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
             .collect();
         let net = Network {
             buckets,
+            hidden,
             ft_weights,
-            ft_bias: ft_bias
-                .into_boxed_slice()
-                .try_into()
-                .expect("HIDDEN biases"),
+            ft_bias,
             out_buckets,
             out_weights,
             out_bias,
@@ -283,28 +287,30 @@ impl Network {
     /// The hidden weights of one feature.
     #[inline(always)]
     pub fn row(&self, feature: usize) -> &[i16] {
-        &self.ft_weights[feature * HIDDEN..(feature + 1) * HIDDEN]
+        &self.ft_weights[feature * self.hidden..(feature + 1) * self.hidden]
     }
 
     /// The weights of output layer `bucket`: the side to move's view, then the other's.
     #[inline(always)]
     pub fn output(&self, bucket: usize) -> &[i16] {
-        &self.out_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN]
+        let h = self.hidden;
+        &self.out_weights[bucket * 2 * h..(bucket + 1) * 2 * h]
     }
 }
 
-/// A net of `buckets` blocks, `out_buckets` output layers and pseudo-random weights within
-/// range (for tests).
+/// A net of `buckets` blocks, `hidden` units a view, `out_buckets` output layers and
+/// pseudo-random weights within range (for tests).
 #[cfg(test)]
-pub fn random_net(seed: u64, buckets: usize, out_buckets: usize) -> Network {
+pub fn random_net(seed: u64, buckets: usize, hidden: usize, out_buckets: usize) -> Network {
     let mut rng = crate::rng::Rng::new(seed);
     let mut w = |range: i32| (rng.below(2 * range as usize + 1) as i32 - range) as i16;
     Network {
         buckets,
-        ft_weights: (0..buckets * FEATURES * HIDDEN).map(|_| w(800)).collect(),
-        ft_bias: Box::new([0; HIDDEN].map(|_: i16| w(3000))),
+        hidden,
+        ft_weights: (0..buckets * FEATURES * hidden).map(|_| w(800)).collect(),
+        ft_bias: (0..hidden).map(|_| w(3000)).collect(),
         out_buckets,
-        out_weights: (0..out_buckets * 2 * HIDDEN).map(|_| w(127)).collect(),
+        out_weights: (0..out_buckets * 2 * hidden).map(|_| w(127)).collect(),
         out_bias: (0..out_buckets).map(|_| i32::from(w(10_000))).collect(),
     }
 }
@@ -322,13 +328,13 @@ mod tests {
 
     #[test]
     fn a_net_round_trips_and_damage_is_refused() {
-        let bucketed = random_net(6, KING_BUCKETS, OUTPUT_BUCKETS).to_bytes();
+        let bucketed = random_net(6, KING_BUCKETS, 512, OUTPUT_BUCKETS).to_bytes();
         let back = Network::from_bytes(&bucketed).unwrap();
         assert_eq!(
-            (back.buckets, back.out_buckets, back.to_bytes()),
-            (KING_BUCKETS, OUTPUT_BUCKETS, bucketed)
+            (back.buckets, back.hidden, back.out_buckets, back.to_bytes()),
+            (KING_BUCKETS, 512, OUTPUT_BUCKETS, bucketed)
         );
-        let net = random_net(5, 1, 1);
+        let net = random_net(5, 1, 256, 1);
         let bytes = net.to_bytes();
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back.to_bytes(), bytes);
@@ -361,16 +367,21 @@ mod tests {
             Network::from_bytes(&with_field(&bytes, 20, 5)),
             Err(NetError::Shape { out_buckets: 5, .. })
         ));
-        // One block's header on six blocks' payload: the length gives it away.
+        // One block's header on six blocks' payload, or a width on another's: the length
+        // gives it away.
         assert!(matches!(
             Network::from_bytes(&with_field(&bytes, 12, KING_BUCKETS as u32)),
+            Err(NetError::Truncated { .. })
+        ));
+        assert!(matches!(
+            Network::from_bytes(&with_field(&bytes, 16, 512)),
             Err(NetError::Truncated { .. })
         ));
     }
 
     #[test]
     fn a_version_3_file_reads_as_one_output_layer() {
-        let net = random_net(7, KING_BUCKETS, 1);
+        let net = random_net(7, KING_BUCKETS, 256, 1);
         let v4 = net.to_bytes();
         // Version 3: no output-bucket field, the rest the same.
         let mut v3 = with_field(&v4[..20], 4, 3);

@@ -1,10 +1,11 @@
 //! The net's integer kernels, written once as plain loops and compiled three times: for AVX-512,
-//! for AVX2 and portably. The machine's best is chosen once at run time. Integer arithmetic in
-//! the same order, so every path returns the same values (a test checks).
+//! for AVX2 and portably, each for every width of the hidden layer a net may have. The
+//! machine's best is chosen once at run time, the width by the slices' length. Integer
+//! arithmetic in the same order, so every path returns the same values (a test checks).
 
 use std::sync::LazyLock;
 
-use super::network::{FT_SHIFT, HIDDEN, QA};
+use super::network::{FT_SHIFT, QA};
 
 /// Which compiled copy of the kernels runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,28 +44,52 @@ impl Kernel {
     }
 }
 
+/// The widths of the hidden layer the kernels are compiled for (a net's `hidden`).
+pub const WIDTHS: [usize; 2] = [256, 512];
+/// The widest of `WIDTHS`: what an accumulator holds room for.
+pub const MAX_WIDTH: usize = 512;
+
+/// Runs `$body` with `$w` a constant equal to `$n`, one of `WIDTHS`: each width gets its own
+/// compiled copy with a known trip count.
+macro_rules! by_width {
+    ($n:expr, |$w:ident| $body:expr) => {
+        match $n {
+            256 => {
+                const $w: usize = 256;
+                $body
+            }
+            512 => {
+                const $w: usize = 512;
+                $body
+            }
+            n => unreachable!("no kernel for a hidden layer of {n}"),
+        }
+    };
+}
+
 /// Products of an activation chunk are summed in `i32` (at most 32 × 255² × 127 < 2³¹), the
 /// chunks in `i64`.
 const CHUNK: usize = 32;
 
 #[inline(always)]
-fn sub_add_body(dst: &mut [i16; HIDDEN], src: &[i16; HIDDEN], sub: &[i16], add: &[i16]) {
-    let (sub, add) = (&sub[..HIDDEN], &add[..HIDDEN]);
-    for i in 0..HIDDEN {
+fn sub_add_body<const N: usize>(dst: &mut [i16], src: &[i16], sub: &[i16], add: &[i16]) {
+    let (dst, src, sub, add) = (&mut dst[..N], &src[..N], &sub[..N], &add[..N]);
+    for i in 0..N {
         dst[i] = src[i].wrapping_sub(sub[i]).wrapping_add(add[i]);
     }
 }
 
 #[inline(always)]
-fn sub_sub_add_body(
-    dst: &mut [i16; HIDDEN],
-    src: &[i16; HIDDEN],
+fn sub_sub_add_body<const N: usize>(
+    dst: &mut [i16],
+    src: &[i16],
     sub1: &[i16],
     sub2: &[i16],
     add: &[i16],
 ) {
-    let (sub1, sub2, add) = (&sub1[..HIDDEN], &sub2[..HIDDEN], &add[..HIDDEN]);
-    for i in 0..HIDDEN {
+    let (dst, src) = (&mut dst[..N], &src[..N]);
+    let (sub1, sub2, add) = (&sub1[..N], &sub2[..N], &add[..N]);
+    for i in 0..N {
         dst[i] = src[i]
             .wrapping_sub(sub1[i])
             .wrapping_sub(sub2[i])
@@ -73,9 +98,9 @@ fn sub_sub_add_body(
 }
 
 #[inline(always)]
-fn add_body(dst: &mut [i16; HIDDEN], add: &[i16]) {
-    let add = &add[..HIDDEN];
-    for i in 0..HIDDEN {
+fn add_body<const N: usize>(dst: &mut [i16], add: &[i16]) {
+    let (dst, add) = (&mut dst[..N], &add[..N]);
+    for i in 0..N {
         dst[i] = dst[i].wrapping_add(add[i]);
     }
 }
@@ -83,8 +108,8 @@ fn add_body(dst: &mut [i16; HIDDEN], add: &[i16]) {
 /// Σ a² · w with the activation a = clamp(x / 2^FT_SHIFT rounded, 0, QA), as (a · w) in
 /// `i16` (|w| ≤ 127) times a in `i32`.
 #[inline(always)]
-fn screlu_dot_body(x: &[i16; HIDDEN], w: &[i16]) -> i64 {
-    let w = &w[..HIDDEN];
+fn screlu_dot_body<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
+    let (x, w) = (&x[..N], &w[..N]);
     let mut total = 0i64;
     for (xc, wc) in x.chunks_exact(CHUNK).zip(w.chunks_exact(CHUNK)) {
         let mut s = 0i32;
@@ -106,29 +131,29 @@ macro_rules! compiled_for {
             use super::*;
 
             #[target_feature(enable = $feature)]
-            pub fn sub_add(d: &mut [i16; HIDDEN], s: &[i16; HIDDEN], a: &[i16], b: &[i16]) {
-                sub_add_body(d, s, a, b)
+            pub fn sub_add<const N: usize>(d: &mut [i16], s: &[i16], a: &[i16], b: &[i16]) {
+                sub_add_body::<N>(d, s, a, b)
             }
 
             #[target_feature(enable = $feature)]
-            pub fn sub_sub_add(
-                d: &mut [i16; HIDDEN],
-                s: &[i16; HIDDEN],
+            pub fn sub_sub_add<const N: usize>(
+                d: &mut [i16],
+                s: &[i16],
                 a: &[i16],
                 b: &[i16],
                 c: &[i16],
             ) {
-                sub_sub_add_body(d, s, a, b, c)
+                sub_sub_add_body::<N>(d, s, a, b, c)
             }
 
             #[target_feature(enable = $feature)]
-            pub fn add(d: &mut [i16; HIDDEN], a: &[i16]) {
-                add_body(d, a)
+            pub fn add<const N: usize>(d: &mut [i16], a: &[i16]) {
+                add_body::<N>(d, a)
             }
 
             #[target_feature(enable = $feature)]
-            pub fn screlu_dot(x: &[i16; HIDDEN], w: &[i16]) -> i64 {
-                screlu_dot_body(x, w)
+            pub fn screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
+                screlu_dot_body::<N>(x, w)
             }
         }
     };
@@ -138,59 +163,60 @@ compiled_for!(avx2, "avx2");
 compiled_for!(avx512, "avx512f,avx512bw");
 
 // Each `unsafe` below calls a kernel compiled for features that `Kernel::available` saw on
-// this machine: only such kernels are ever handed out.
+// this machine: only such kernels are ever handed out. The width is `dst`'s (or `x`'s)
+// length; every other slice is at least as long.
 
 /// `dst = src − sub + add`.
 #[inline(always)]
-pub fn sub_add(k: Kernel, dst: &mut [i16; HIDDEN], src: &[i16; HIDDEN], sub: &[i16], add: &[i16]) {
-    match k {
+pub fn sub_add(k: Kernel, dst: &mut [i16], src: &[i16], sub: &[i16], add: &[i16]) {
+    by_width!(dst.len(), |N| match k {
         #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512 => unsafe { avx512::sub_add(dst, src, sub, add) },
+        Kernel::Avx512 => unsafe { avx512::sub_add::<N>(dst, src, sub, add) },
         #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2 => unsafe { avx2::sub_add(dst, src, sub, add) },
-        _ => sub_add_body(dst, src, sub, add),
-    }
+        Kernel::Avx2 => unsafe { avx2::sub_add::<N>(dst, src, sub, add) },
+        _ => sub_add_body::<N>(dst, src, sub, add),
+    })
 }
 
 /// `dst = src − sub1 − sub2 + add`.
 #[inline(always)]
 pub fn sub_sub_add(
     k: Kernel,
-    dst: &mut [i16; HIDDEN],
-    src: &[i16; HIDDEN],
+    dst: &mut [i16],
+    src: &[i16],
     sub1: &[i16],
     sub2: &[i16],
     add: &[i16],
 ) {
-    match k {
+    by_width!(dst.len(), |N| match k {
         #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512 => unsafe { avx512::sub_sub_add(dst, src, sub1, sub2, add) },
+        Kernel::Avx512 => unsafe { avx512::sub_sub_add::<N>(dst, src, sub1, sub2, add) },
         #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2 => unsafe { avx2::sub_sub_add(dst, src, sub1, sub2, add) },
-        _ => sub_sub_add_body(dst, src, sub1, sub2, add),
-    }
+        Kernel::Avx2 => unsafe { avx2::sub_sub_add::<N>(dst, src, sub1, sub2, add) },
+        _ => sub_sub_add_body::<N>(dst, src, sub1, sub2, add),
+    })
 }
 
 /// `dst += add`.
 #[inline(always)]
-pub fn add(k: Kernel, dst: &mut [i16; HIDDEN], add: &[i16]) {
-    match k {
+pub fn add(k: Kernel, dst: &mut [i16], add: &[i16]) {
+    by_width!(dst.len(), |N| match k {
         #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512 => unsafe { avx512::add(dst, add) },
+        Kernel::Avx512 => unsafe { avx512::add::<N>(dst, add) },
         #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2 => unsafe { avx2::add(dst, add) },
-        _ => add_body(dst, add),
-    }
+        Kernel::Avx2 => unsafe { avx2::add::<N>(dst, add) },
+        _ => add_body::<N>(dst, add),
+    })
 }
 
 /// Σ a² · w over the hidden layer (see `screlu_dot_body`).
 #[inline(always)]
-pub fn screlu_dot(k: Kernel, x: &[i16; HIDDEN], w: &[i16]) -> i64 {
-    match k {
+pub fn screlu_dot(k: Kernel, x: &[i16], w: &[i16]) -> i64 {
+    by_width!(x.len(), |N| match k {
         #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512 => unsafe { avx512::screlu_dot(x, w) },
+        Kernel::Avx512 => unsafe { avx512::screlu_dot::<N>(x, w) },
         #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2 => unsafe { avx2::screlu_dot(x, w) },
-        _ => screlu_dot_body(x, w),
-    }
+        Kernel::Avx2 => unsafe { avx2::screlu_dot::<N>(x, w) },
+        _ => screlu_dot_body::<N>(x, w),
+    })
 }

@@ -4,7 +4,8 @@
 
 use crate::board::{PieceType, Square};
 use crate::eval::nnue::features::{FEATURES, Frame, output_bucket};
-use crate::eval::nnue::network::{HIDDEN, MAX_OUTPUT_WEIGHT, Network, QA, QB, QFT, SCALE};
+use crate::eval::nnue::network::{MAX_OUTPUT_WEIGHT, Network, QA, QB, QFT, SCALE};
+use crate::eval::nnue::simd::MAX_WIDTH;
 use crate::rng::Rng;
 use crate::tools::datagen::record::Record;
 
@@ -15,11 +16,13 @@ pub const OUT_WEIGHT_CLIP: f32 = 0.49;
 /// At most this many pieces on a board.
 const MAX_ACTIVE: usize = 32;
 
-/// The shape of a net: blocks of input features and output layers.
+/// The shape of a net: blocks of input features, hidden units and output layers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     /// 1, or `features::KING_BUCKETS`.
     pub king_buckets: usize,
+    /// Hidden units a view: one of `simd::WIDTHS`.
+    pub hidden: usize,
     /// 1, or `features::OUTPUT_BUCKETS`.
     pub out_buckets: usize,
 }
@@ -27,12 +30,13 @@ pub struct Shape {
 impl Shape {
     /// The length of the parameters of a net of this shape.
     pub const fn param_count(self) -> usize {
-        self.king_buckets * FEATURES * HIDDEN + HIDDEN + self.out_buckets * (2 * HIDDEN + 1)
+        let h = self.hidden;
+        self.king_buckets * FEATURES * h + h + self.out_buckets * (2 * h + 1)
     }
 }
 
 /// Parameters (or their gradients, or Adam's moments) of a net of `shape`: one flat vector,
-/// laid out as the feature weights (`king_buckets × FEATURES` rows of `HIDDEN`), the hidden
+/// laid out as the feature weights (`king_buckets × FEATURES` rows of `hidden`), the hidden
 /// biases, the output weights (per output layer, the side to move's view first), the output
 /// biases.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,22 +55,28 @@ impl Params {
 
     /// Where the hidden biases start.
     pub fn ft_bias(&self) -> usize {
-        self.shape.king_buckets * FEATURES * HIDDEN
+        self.shape.king_buckets * FEATURES * self.shape.hidden
+    }
+
+    /// Feature `f`'s row of hidden weights.
+    fn row(&self, f: u16) -> std::ops::Range<usize> {
+        let h = self.shape.hidden;
+        f as usize * h..(f as usize + 1) * h
     }
 
     /// Where the output weights start.
     pub fn out_w(&self) -> usize {
-        self.ft_bias() + HIDDEN
+        self.ft_bias() + self.shape.hidden
     }
 
     /// Where the output biases start.
     pub fn out_b(&self) -> usize {
-        self.out_w() + self.shape.out_buckets * 2 * HIDDEN
+        self.out_w() + self.shape.out_buckets * 2 * self.shape.hidden
     }
 
     /// Where output layer `bucket`'s weights start.
     fn out_layer(&self, bucket: usize) -> usize {
-        self.out_w() + bucket * 2 * HIDDEN
+        self.out_w() + bucket * 2 * self.shape.hidden
     }
 
     /// Small random weights: the feature rows uniform in ±0.1, the output weights in ±0.05.
@@ -125,11 +135,12 @@ impl Params {
             .collect();
         Network {
             buckets: self.shape.king_buckets,
+            hidden: self.shape.hidden,
             ft_weights: self.w[..ft_bias]
                 .iter()
                 .map(|&w| q(w, QFT, i16::MAX.into()))
                 .collect(),
-            ft_bias: biases.into_boxed_slice().try_into().expect("HIDDEN biases"),
+            ft_bias: biases.into_boxed_slice(),
             out_buckets: self.shape.out_buckets,
             out_weights: self.w[out_w..out_b]
                 .iter()
@@ -184,12 +195,11 @@ impl Active {
     }
 }
 
-/// The feature-layer sums of one view.
-fn accumulate(p: &Params, features: &[u16], acc: &mut [f32; HIDDEN]) {
+/// The feature-layer sums of one view (`acc`: the net's hidden units).
+fn accumulate(p: &Params, features: &[u16], acc: &mut [f32]) {
     acc.copy_from_slice(&p.w[p.ft_bias()..p.out_w()]);
     for &f in features {
-        let row = &p.w[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
-        for (a, w) in acc.iter_mut().zip(row) {
+        for (a, w) in acc.iter_mut().zip(&p.w[p.row(f)]) {
             *a += w;
         }
     }
@@ -202,12 +212,13 @@ fn screlu(x: f32) -> f32 {
 
 /// The net's output in centipawns for the side to move.
 pub fn forward(p: &Params, a: &Active) -> f32 {
-    let out_w = p.out_layer(a.out_bucket);
+    let (out_w, h) = (p.out_layer(a.out_bucket), p.shape.hidden);
     let mut out = p.w[p.out_b() + a.out_bucket];
-    let mut acc = [0.0f32; HIDDEN];
+    let mut acc = [0.0f32; MAX_WIDTH];
+    let acc = &mut acc[..h];
     for (v, feats) in a.views().into_iter().enumerate() {
-        accumulate(p, feats, &mut acc);
-        let w = &p.w[out_w + v * HIDDEN..out_w + (v + 1) * HIDDEN];
+        accumulate(p, feats, acc);
+        let w = &p.w[out_w + v * h..out_w + (v + 1) * h];
         out += acc.iter().zip(w).map(|(&x, &w)| screlu(x) * w).sum::<f32>();
     }
     out * SCALE as f32
@@ -236,13 +247,13 @@ impl Target {
 /// (sigmoid(eval / k) − target)².
 pub fn backward(p: &Params, a: &Active, target: f32, k: f32, grad: &mut Params) -> f32 {
     let (ft_bias, out_w) = (p.ft_bias(), p.out_layer(a.out_bucket));
-    let out_b = p.out_b() + a.out_bucket;
-    let mut accs = [[0.0f32; HIDDEN]; 2];
+    let (out_b, h) = (p.out_b() + a.out_bucket, p.shape.hidden);
+    let mut accs = [[0.0f32; MAX_WIDTH]; 2];
     let mut out = p.w[out_b];
     for (v, feats) in a.views().into_iter().enumerate() {
-        accumulate(p, feats, &mut accs[v]);
-        let w = &p.w[out_w + v * HIDDEN..out_w + (v + 1) * HIDDEN];
-        out += accs[v]
+        accumulate(p, feats, &mut accs[v][..h]);
+        let w = &p.w[out_w + v * h..out_w + (v + 1) * h];
+        out += accs[v][..h]
             .iter()
             .zip(w)
             .map(|(&x, &w)| screlu(x) * w)
@@ -255,21 +266,22 @@ pub fn backward(p: &Params, a: &Active, target: f32, k: f32, grad: &mut Params) 
     let g = 2.0 * err * pred * (1.0 - pred) * scale;
     grad.w[out_b] += g;
     for (v, feats) in a.views().into_iter().enumerate() {
-        let mut dacc = [0.0f32; HIDDEN];
-        for j in 0..HIDDEN {
+        let mut dacc = [0.0f32; MAX_WIDTH];
+        let dacc = &mut dacc[..h];
+        for j in 0..h {
             let x = accs[v][j];
-            let w = p.w[out_w + v * HIDDEN + j];
-            grad.w[out_w + v * HIDDEN + j] += g * screlu(x);
+            let w = p.w[out_w + v * h + j];
+            grad.w[out_w + v * h + j] += g * screlu(x);
             if x > 0.0 && x < 1.0 {
                 dacc[j] = g * w * 2.0 * x;
             }
         }
-        for (b, d) in grad.w[ft_bias..ft_bias + HIDDEN].iter_mut().zip(&dacc) {
+        for (b, d) in grad.w[ft_bias..ft_bias + h].iter_mut().zip(dacc.iter()) {
             *b += d;
         }
         for &f in feats {
-            let row = &mut grad.w[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
-            for (r, d) in row.iter_mut().zip(&dacc) {
+            let row = p.row(f);
+            for (r, d) in grad.w[row].iter_mut().zip(dacc.iter()) {
                 *r += d;
             }
         }
