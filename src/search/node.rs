@@ -104,7 +104,12 @@ impl Pruning {
     fn new<K: NodeKind>(p: &Params, node: &Node, reductions: &[u8; 64]) -> Pruning {
         let (depth, zero_window) = (node.depth, !K::PV && !node.in_check);
         let lmp_limit = if depth <= p.lmp_depth {
-            (p.lmp_base + depth * depth) as usize / if node.improving { 1 } else { 2 }
+            let worse = if node.improving {
+                100
+            } else {
+                p.lmp_worse_percent
+            };
+            ((p.lmp_base + depth * depth) * 100 / worse) as usize
         } else {
             usize::MAX
         };
@@ -608,8 +613,10 @@ impl Worker {
     ) -> i32 {
         let (m, depth, ply, alpha) = (c.mv, node.depth, node.ply, done.alpha);
         let may_extend = (ply as i32) < 2 * self.root_depth;
-        // Only a check that does not lose material is extended; SEE only where a check may be.
-        let safe_check = may_extend
+        let may_extend_check = may_extend && depth >= self.params.check_ext_depth;
+        // Only a check that does not lose material is extended, at a deep enough node; SEE only
+        // where a check may be.
+        let safe_check = may_extend_check
             && self.pos.may_give_check(m)
             && see_ge(&self.pos, m, self.params.check_ext_see);
         let (undo, gives_check) = self.make(ctx, m, ply);

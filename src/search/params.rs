@@ -73,14 +73,17 @@ params! {
     singular_depth: 8, 5, 12, 1;
     singular_margin: 2, 1, 5, 1;
     /// Check extension: the least SEE of a checking move that is extended (a check that
-    /// loses more material only spends depth).
+    /// loses more material only spends depth), and the least depth of a node whose checks
+    /// are extended.
     check_ext_see: 0, -300, 300, 25;
+    check_ext_depth: 0, 0, 16, 1;
     /// Futility pruning's deepest predicted depth of a quiet move (its node's depth less one
     /// and its reduction); late move pruning's deepest node and its move count base
-    /// (`base + depth²`, halved when not improving).
+    /// (`base + depth²`, divided by `lmp_worse_percent` / 100 when not improving).
     quiet_prune_depth: 6, 3, 9, 1;
     lmp_depth: 5, 3, 8, 1;
     lmp_base: 3, 1, 8, 1;
+    lmp_worse_percent: 200, 100, 600, 25;
     /// Futility pruning of quiet moves: margin at depth 0 and per ply.
     futility_base: 100, 30, 250, 10;
     futility_per_ply: 90, 40, 200, 8;
