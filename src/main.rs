@@ -163,6 +163,9 @@ struct TrainArgs {
     /// Output layers: 1 (net 2's shape), or 8 chosen by the pieces on the board.
     #[arg(long, default_value_t = 1, value_parser = output_buckets)]
     output_buckets: usize,
+    /// Two small dense layers (16 and 32 units) between the hidden layer and the output.
+    #[arg(long)]
+    dense: bool,
     /// Float parameters to start from (a run's `last.params`, of the same shape).
     #[arg(long)]
     init: Option<PathBuf>,
@@ -235,6 +238,7 @@ fn train(a: TrainArgs) -> std::io::Result<()> {
             king_buckets: a.king_buckets,
             hidden: a.hidden,
             out_buckets: a.output_buckets,
+            dense: a.dense,
         },
         init: a.init,
         out: a.out,

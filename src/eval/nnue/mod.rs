@@ -14,7 +14,7 @@ use std::sync::{Arc, LazyLock};
 use crate::board::Position;
 use accumulator::Accumulator;
 use features::output_bucket;
-use network::{Network, QA, QB, SCALE};
+use network::{DENSE_SCALE, Head, Network, QA, QB, SCALE};
 use simd::Kernel;
 
 /// The net `cargo build` embeds (see `nets/README.md`).
@@ -35,10 +35,18 @@ pub fn evaluate(k: Kernel, net: &Network, acc: &Accumulator, pos: &Position) -> 
     let h = net.hidden;
     let (us, them) = (acc.view(side, h), acc.view(side.flip(), h));
     let bucket = output_bucket(pos.occupied().count_ones(), net.out_buckets);
-    let w = net.output(bucket);
-    let sum = simd::screlu_dot(k, us, &w[..h]) + simd::screlu_dot(k, them, &w[h..]);
-    let out = sum / i64::from(QA) + i64::from(net.out_bias[bucket]);
-    (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    match &net.head {
+        Head::Linear { weights, bias } => {
+            let w = &weights[bucket * 2 * h..(bucket + 1) * 2 * h];
+            let sum = simd::screlu_dot(k, us, &w[..h]) + simd::screlu_dot(k, them, &w[h..]);
+            let out = sum / i64::from(QA) + i64::from(bias[bucket]);
+            (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        }
+        Head::Dense(d) => {
+            let out = simd::dense(k, us, them, d.layers(bucket, h));
+            (i64::from(out) * i64::from(SCALE) / i64::from(DENSE_SCALE)) as i32
+        }
+    }
 }
 
 #[cfg(test)]
@@ -59,7 +67,8 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(48))]
         /// Random games, king moves favoured (each changes its view's block in a bucketed
         /// net): the sums kept move by move equal a fresh count, on every kernel, and every
-        /// kernel evaluates alike, for plain and king-bucketed nets of every width.
+        /// kernel evaluates alike, for plain and king-bucketed nets of every width, with dense
+        /// layers and without.
         #[test]
         fn incremental_sums_match_a_refresh(
             seed in any::<u64>(),
@@ -67,12 +76,14 @@ mod tests {
             bucketed in any::<bool>(),
             by_material in any::<bool>(),
             width in proptest::sample::select(simd::WIDTHS.to_vec()),
+            dense in any::<bool>(),
         ) {
             let net = random_net(
                 11,
                 if bucketed { KING_BUCKETS } else { 1 },
                 width,
                 if by_material { OUTPUT_BUCKETS } else { 1 },
+                dense,
             );
             let kernels = Kernel::available();
             let mut rng = crate::rng::Rng::new(seed);
@@ -120,8 +131,8 @@ mod tests {
     #[test]
     fn the_two_views_of_mirrored_colours_agree() {
         // The same position with colours and ranks swapped evaluates the same for the mover.
-        for (buckets, width) in [(1, 256), (KING_BUCKETS, 512)] {
-            let net = random_net(3, buckets, width, OUTPUT_BUCKETS);
+        for (buckets, width, dense) in [(1, 256, false), (KING_BUCKETS, 512, true)] {
+            let net = random_net(3, buckets, width, OUTPUT_BUCKETS, dense);
             assert_eq!(
                 eval_of(
                     &net,
@@ -143,9 +154,9 @@ mod tests {
             "5k3/4a4/2n1b4/p3p1p1p/2p6/9/P1P1P1P1P/1C2C3N/4A4/3K5 w - - 0 30",
             "3k5/4a4/4b1n2/p1p1p3p/6p2/9/P1P1P1P1P/N3C2C1/4A4/5K3 w - - 0 30",
         );
-        let bucketed = random_net(8, KING_BUCKETS, 256, 1);
+        let bucketed = random_net(8, KING_BUCKETS, 256, 1, false);
         assert_eq!(eval_of(&bucketed, left), eval_of(&bucketed, right));
-        let plain = random_net(8, 1, 256, 1);
+        let plain = random_net(8, 1, 256, 1, false);
         assert_ne!(eval_of(&plain, left), eval_of(&plain, right));
     }
 

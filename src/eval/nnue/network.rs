@@ -1,28 +1,34 @@
 //! The net and its file format.
 //!
-//! A file is a 48-byte header, then the payload, all little-endian:
+//! A file is a 56-byte header, then the payload, all little-endian:
 //!
 //! | bytes | what |
 //! |---|---|
 //! | 0–3 | magic `CHNN` |
-//! | 4–7 | format version (4) |
+//! | 4–7 | format version (5) |
 //! | 8–11 | input features of one block (1260) |
 //! | 12–15 | king buckets: blocks of features (1, or 6 by the king's point; `features`) |
 //! | 16–19 | hidden units per view (256 or 512) |
 //! | 20–23 | output buckets: output layers (1, or 8 by material; `features`) |
-//! | 24–27 | output scale (centipawns per unit of the net's output) |
-//! | 28–31, 32–35, 36–39 | QFT, QA, QB |
-//! | 40–43 | payload length in bytes |
-//! | 44–47 | FNV-1a (32-bit) checksum of the payload |
+//! | 24–27, 28–31 | units of the two dense layers (0, 0 for none; else `DENSE1`, `DENSE2`) |
+//! | 32–35 | output scale (centipawns per unit of the net's output) |
+//! | 36–39, 40–43, 44–47 | QFT, QA, QB (QB: `QD` where the net has dense layers) |
+//! | 48–51 | payload length in bytes |
+//! | 52–55 | FNV-1a (32-bit) checksum of the payload |
 //!
-//! Version 3 is version 4 without bytes 20–23, always one output layer (net 2's file and the
-//! first nets of generation 3); it is still read. Version 2 was version 3 without bytes 12–15.
+//! Version 4 is version 5 without bytes 24–31 (no dense layers), version 3 version 4 without
+//! bytes 20–23 (one output layer); both are still read. Version 2 was version 3 without bytes
+//! 12–15.
 //!
 //! Payload: the feature weights (`i16`, one row of hidden weights per feature of every block),
-//! the hidden biases (`i16`), the output weights (`i16`, per output layer the side to move's
-//! view first), the output biases (`i32`, one per output layer). Feature weights and biases
-//! carry QFT (= 4 · QA: finer than the activations, as the rounding of small weights adds up
-//! over many units), activations QA, output weights QB, the output biases QA · QB.
+//! the hidden biases (`i16`), then the head, each part for every output layer in turn.
+//! Without dense layers: the output weights (`i16`, the side to move's view first), the output
+//! biases (`i32`). With them: the first dense layer's weights (`i16`, `DENSE1` rows of the
+//! side to move's view then the other's), the second's (`DENSE2` rows of `DENSE1`), the
+//! output weights (`DENSE2`), then the three layers' biases (`i32`). Feature weights and
+//! biases carry QFT (= 4 · QA: finer than the activations, as the rounding of small weights
+//! adds up over many units), activations QA, output weights QB and their biases QA · QB; dense
+//! weights QD and their biases their layer's scale (`Dense`).
 
 use std::fmt;
 
@@ -36,23 +42,94 @@ pub const QFT: i32 = QA << FT_SHIFT;
 pub const FT_SHIFT: u32 = 2;
 /// Quantisation of the activations (an activation of 1.0 is QA).
 pub const QA: i32 = 255;
-/// Quantisation of the output weights.
+/// Quantisation of the output weights of a net without dense layers.
 pub const QB: i32 = 256;
+/// Quantisation of the dense layers' weights (and the output's after them).
+pub const QD: i32 = 128;
+/// The first dense layer reads the squared activations (QA²) less this many bits, so that
+/// its sums are at QA² · QD / 32 = QA · QFT.
+pub const DENSE_IN_SHIFT: u32 = 5;
+/// The scale of the second dense layer's sums and of the output after dense layers: squared
+/// activations times weights, QA² · QD.
+pub const DENSE_SCALE: i32 = QA * QA * QD;
+/// Units of the two dense layers, where a net has them.
+pub const DENSE1: usize = 16;
+pub const DENSE2: usize = 32;
 /// Centipawns per unit of the net's output.
 pub const SCALE: i32 = 400;
 pub const MAGIC: [u8; 4] = *b"CHNN";
-pub const VERSION: u32 = 4;
-/// The version before output buckets, still read.
+pub const VERSION: u32 = 5;
+/// The version before dense layers, and the one before output buckets, still read.
+const VERSION_LINEAR: u32 = 4;
 const VERSION_ONE_OUTPUT: u32 = 3;
-const HEADER_BYTES: usize = 48;
-
-/// The payload's length for a net of `buckets` blocks, `hidden` units a view and
-/// `out_buckets` output layers.
-const fn payload_bytes(buckets: usize, hidden: usize, out_buckets: usize) -> usize {
-    2 * (buckets * FEATURES * hidden + hidden + out_buckets * 2 * hidden) + 4 * out_buckets
-}
+const HEADER_BYTES: usize = 56;
 /// Output weights beyond this would overflow the activation products.
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
+/// Dense weights beyond this could overflow a dense layer's sum (see `MAX_DENSE_BIAS`).
+pub const MAX_DENSE_WEIGHT: i16 = 254;
+
+/// The layers after the feature layer, one set per output layer (`Network::out_buckets`).
+pub enum Head {
+    /// The activations straight to the output: `2 × hidden` weights (QB) and a bias (QA · QB)
+    /// per output layer.
+    Linear {
+        weights: Box<[i16]>,
+        bias: Box<[i32]>,
+    },
+    /// Two small dense layers, then the output.
+    Dense(Dense),
+}
+
+/// Dense layers: `2 × hidden → DENSE1 → DENSE2 → 1` per output layer, weights QD, a squared
+/// clipped ReLU after each; biases at their layer's sums' scale (QA · QFT for the first,
+/// `DENSE_SCALE` for the others).
+pub struct Dense {
+    pub w1: Box<[i16]>,
+    pub w2: Box<[i16]>,
+    pub w3: Box<[i16]>,
+    pub b1: Box<[i32]>,
+    pub b2: Box<[i32]>,
+    pub b3: Box<[i32]>,
+}
+
+/// One output layer's dense weights.
+#[derive(Clone, Copy)]
+pub struct DenseLayers<'a> {
+    pub w1: &'a [i16],
+    pub b1: &'a [i32],
+    pub w2: &'a [i16],
+    pub b2: &'a [i32],
+    pub w3: &'a [i16],
+    pub b3: i32,
+}
+
+impl Dense {
+    /// Output layer `bucket`'s weights, in a net of `hidden` units a view.
+    #[inline(always)]
+    pub fn layers(&self, bucket: usize, hidden: usize) -> DenseLayers<'_> {
+        let n1 = DENSE1 * 2 * hidden;
+        DenseLayers {
+            w1: &self.w1[bucket * n1..(bucket + 1) * n1],
+            b1: &self.b1[bucket * DENSE1..(bucket + 1) * DENSE1],
+            w2: &self.w2[bucket * DENSE2 * DENSE1..(bucket + 1) * DENSE2 * DENSE1],
+            b2: &self.b2[bucket * DENSE2..(bucket + 1) * DENSE2],
+            w3: &self.w3[bucket * DENSE2..(bucket + 1) * DENSE2],
+            b3: self.b3[bucket],
+        }
+    }
+}
+
+/// The payload's length for a net of `buckets` blocks, `hidden` units a view and
+/// `out_buckets` output layers, with dense layers or without.
+const fn payload_bytes(buckets: usize, hidden: usize, out_buckets: usize, dense: bool) -> usize {
+    let ft = 2 * (buckets * FEATURES * hidden + hidden);
+    let head = if dense {
+        2 * (DENSE1 * 2 * hidden + DENSE2 * DENSE1 + DENSE2) + 4 * (DENSE1 + DENSE2 + 1)
+    } else {
+        2 * 2 * hidden + 4
+    };
+    ft + out_buckets * head
+}
 
 pub struct Network {
     /// Blocks of features: 1, or `KING_BUCKETS` (see `features`).
@@ -65,17 +142,18 @@ pub struct Network {
     pub ft_bias: Box<[i16]>,
     /// Output layers: 1, or `OUTPUT_BUCKETS` (see `features::output_bucket`).
     pub out_buckets: usize,
-    /// Per output layer, the side to move's view, then the other's.
-    pub out_weights: Box<[i16]>,
-    /// One per output layer.
-    pub out_bias: Box<[i32]>,
+    pub head: Head,
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let dense = match self.head {
+            Head::Linear { .. } => String::new(),
+            Head::Dense(_) => format!("→{DENSE1}→{DENSE2}"),
+        };
         write!(
             f,
-            "Network({}×{FEATURES}→{}×2→{}×1, checksum {:08x})",
+            "Network({}×{FEATURES}→{}×2{dense}→{}×1, checksum {:08x})",
             self.buckets,
             self.hidden,
             self.out_buckets,
@@ -98,6 +176,7 @@ pub enum NetError {
         buckets: u32,
         hidden: u32,
         out_buckets: u32,
+        dense: [u32; 2],
     },
     Quantisation {
         scale: u32,
@@ -129,14 +208,17 @@ impl fmt::Display for NetError {
                 buckets,
                 hidden,
                 out_buckets,
+                dense,
             } => write!(
                 f,
-                "net shape {buckets}×{features}→{hidden}→{out_buckets} output layers, this build \
-                 reads 1 or {KING_BUCKETS} blocks of {FEATURES}→{WIDTHS:?}→1 or {OUTPUT_BUCKETS}"
+                "net shape {buckets}×{features}→{hidden}→{dense:?}→{out_buckets} output layers, \
+                 this build reads 1 or {KING_BUCKETS} blocks of {FEATURES}→{WIDTHS:?}→[0, 0] or \
+                 [{DENSE1}, {DENSE2}]→1 or {OUTPUT_BUCKETS}"
             ),
             NetError::Quantisation { scale, qft, qa, qb } => write!(
                 f,
-                "quantisation scale {scale} QFT {qft} QA {qa} QB {qb}, this build needs {SCALE} {QFT} {QA} {QB}"
+                "quantisation scale {scale} QFT {qft} QA {qa} QB {qb}, this build needs {SCALE} \
+                 {QFT} {QA} {QB} (or QB {QD} with dense layers)"
             ),
             NetError::Checksum { stored, computed } => {
                 write!(
@@ -153,16 +235,48 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
 }
 
+/// Reads little-endian words of a payload in order.
+struct Words<'a>(&'a [u8]);
+
+impl Words<'_> {
+    fn i16s(&mut self, n: usize) -> Box<[i16]> {
+        let (now, rest) = self.0.split_at(2 * n);
+        self.0 = rest;
+        now.chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect()
+    }
+
+    fn i32s(&mut self, n: usize) -> Box<[i32]> {
+        let (now, rest) = self.0.split_at(4 * n);
+        self.0 = rest;
+        now.chunks_exact(4)
+            .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect()
+    }
+}
+
 impl Network {
+    fn is_dense(&self) -> bool {
+        matches!(self.head, Head::Dense(_))
+    }
+
     fn payload(&self) -> Vec<u8> {
-        let mut p = Vec::with_capacity(payload_bytes(self.buckets, self.hidden, self.out_buckets));
-        for w in self.ft_weights.iter().chain(self.ft_bias.iter()) {
+        let mut p = Vec::with_capacity(payload_bytes(
+            self.buckets,
+            self.hidden,
+            self.out_buckets,
+            self.is_dense(),
+        ));
+        let (words, wides): (Vec<&[i16]>, Vec<&[i32]>) = match &self.head {
+            Head::Linear { weights, bias } => (vec![weights], vec![bias]),
+            Head::Dense(d) => (vec![&d.w1, &d.w2, &d.w3], vec![&d.b1, &d.b2, &d.b3]),
+        };
+        let ft = [&self.ft_weights[..], &self.ft_bias[..]];
+        for w in ft.into_iter().chain(words).flatten() {
             p.extend_from_slice(&w.to_le_bytes());
         }
-        for w in self.out_weights.iter() {
-            p.extend_from_slice(&w.to_le_bytes());
-        }
-        for b in self.out_bias.iter() {
+        for b in wides.into_iter().flatten() {
             p.extend_from_slice(&b.to_le_bytes());
         }
         p
@@ -175,6 +289,11 @@ impl Network {
     /// The file bytes of this net.
     pub fn to_bytes(&self) -> Vec<u8> {
         let payload = self.payload();
+        let (dense, qb) = if self.is_dense() {
+            ([DENSE1 as u32, DENSE2 as u32], QD)
+        } else {
+            ([0, 0], QB)
+        };
         let mut b = Vec::with_capacity(HEADER_BYTES + payload.len());
         b.extend_from_slice(&MAGIC);
         for v in [
@@ -183,10 +302,12 @@ impl Network {
             self.buckets as u32,
             self.hidden as u32,
             self.out_buckets as u32,
+            dense[0],
+            dense[1],
             SCALE as u32,
             QFT as u32,
             QA as u32,
-            QB as u32,
+            qb as u32,
             payload.len() as u32,
             fnv1a(&payload),
         ] {
@@ -198,7 +319,7 @@ impl Network {
 
     /// Reads and checks a net file.
     pub fn from_bytes(b: &[u8]) -> Result<Network, NetError> {
-        if b.len() < HEADER_BYTES {
+        if b.len() < 8 {
             return Err(NetError::Truncated {
                 len: b.len(),
                 expected: HEADER_BYTES,
@@ -208,32 +329,48 @@ impl Network {
             return Err(NetError::BadMagic);
         }
         let version = u32_at(b, 4);
-        // Version 3 has no output-bucket field: the fields after it sit 4 bytes earlier.
-        let (header, out_buckets, rest) = match version {
-            VERSION => (HEADER_BYTES, u32_at(b, 20), 24),
-            VERSION_ONE_OUTPUT => (HEADER_BYTES - 4, 1, 20),
+        // Older versions lack fields: the fields after them sit earlier.
+        let header = match version {
+            VERSION => HEADER_BYTES,
+            VERSION_LINEAR => HEADER_BYTES - 8,
+            VERSION_ONE_OUTPUT => HEADER_BYTES - 12,
             v => return Err(NetError::Version(v)),
         };
+        if b.len() < header {
+            return Err(NetError::Truncated {
+                len: b.len(),
+                expected: header,
+            });
+        }
+        let (out_buckets, dense, rest) = match version {
+            VERSION => (u32_at(b, 20), [u32_at(b, 24), u32_at(b, 28)], 32),
+            VERSION_LINEAR => (u32_at(b, 20), [0, 0], 24),
+            _ => (1, [0, 0], 20),
+        };
         let (features, buckets, hidden) = (u32_at(b, 8), u32_at(b, 12), u32_at(b, 16));
+        let is_dense = dense == [DENSE1 as u32, DENSE2 as u32];
         if features as usize != FEATURES
             || !WIDTHS.contains(&(hidden as usize))
             || ![1, KING_BUCKETS].contains(&(buckets as usize))
             || ![1, OUTPUT_BUCKETS].contains(&(out_buckets as usize))
+            || !(is_dense || dense == [0, 0])
         {
             return Err(NetError::Shape {
                 features,
                 buckets,
                 hidden,
                 out_buckets,
+                dense,
             });
         }
         let (buckets, hidden, out_buckets) =
             (buckets as usize, hidden as usize, out_buckets as usize);
-        let payload_len = payload_bytes(buckets, hidden, out_buckets);
+        let payload_len = payload_bytes(buckets, hidden, out_buckets, is_dense);
         let expected = header + payload_len;
         let (scale, qft) = (u32_at(b, rest), u32_at(b, rest + 4));
         let (qa, qb) = (u32_at(b, rest + 8), u32_at(b, rest + 12));
-        if (scale as i32, qft as i32, qa as i32, qb as i32) != (SCALE, QFT, QA, QB) {
+        let head_q = if is_dense { QD } else { QB };
+        if (scale as i32, qft as i32, qa as i32, qb as i32) != (SCALE, QFT, QA, head_q) {
             return Err(NetError::Quantisation { scale, qft, qa, qb });
         }
         if b.len() != expected || u32_at(b, rest + 16) as usize != payload_len {
@@ -247,24 +384,35 @@ impl Network {
         if stored != computed {
             return Err(NetError::Checksum { stored, computed });
         }
-        let mut words = payload
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let ft_weights: Box<[i16]> = words.by_ref().take(buckets * FEATURES * hidden).collect();
-        let ft_bias: Box<[i16]> = words.by_ref().take(hidden).collect();
-        let out_weights: Box<[i16]> = words.by_ref().take(out_buckets * 2 * hidden).collect();
-        let out_bias: Box<[i32]> = payload[payload_len - 4 * out_buckets..]
-            .chunks_exact(4)
-            .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
-            .collect();
+        let mut words = Words(payload);
+        let ft_weights = words.i16s(buckets * FEATURES * hidden);
+        let ft_bias = words.i16s(hidden);
+        let head = if is_dense {
+            let w1 = words.i16s(out_buckets * DENSE1 * 2 * hidden);
+            let w2 = words.i16s(out_buckets * DENSE2 * DENSE1);
+            let w3 = words.i16s(out_buckets * DENSE2);
+            Head::Dense(Dense {
+                w1,
+                w2,
+                w3,
+                b1: words.i32s(out_buckets * DENSE1),
+                b2: words.i32s(out_buckets * DENSE2),
+                b3: words.i32s(out_buckets),
+            })
+        } else {
+            let weights = words.i16s(out_buckets * 2 * hidden);
+            Head::Linear {
+                weights,
+                bias: words.i32s(out_buckets),
+            }
+        };
         let net = Network {
             buckets,
             hidden,
             ft_weights,
             ft_bias,
             out_buckets,
-            out_weights,
-            out_bias,
+            head,
         };
         if !net.in_range() {
             return Err(NetError::OutOfRange);
@@ -273,15 +421,26 @@ impl Network {
     }
 
     /// Whether no accumulator (bias plus 32 features, and the rounding of the shift) can
-    /// overflow `i16` and no output weight the activation products.
+    /// overflow `i16`, no output or dense weight the activation products, and no dense bias
+    /// a layer's sum.
     fn in_range(&self) -> bool {
         let max_w = self.ft_weights.iter().map(|w| i32::from(*w).abs()).max();
         let max_b = self.ft_bias.iter().map(|w| i32::from(*w).abs()).max();
+        let small = |w: &[i16], max: i16| w.iter().all(|w| w.abs() <= max);
+        let head = match &self.head {
+            Head::Linear { weights, .. } => small(weights, MAX_OUTPUT_WEIGHT),
+            Head::Dense(d) => {
+                [&d.w1, &d.w2, &d.w3]
+                    .into_iter()
+                    .all(|w| small(w, MAX_DENSE_WEIGHT))
+                    && [&d.b1, &d.b2, &d.b3]
+                        .into_iter()
+                        .flat_map(|b| b.iter())
+                        .all(|b| b.abs() <= MAX_DENSE_BIAS)
+            }
+        };
         max_b.unwrap_or(0) + 32 * max_w.unwrap_or(0) + (1 << FT_SHIFT) <= i32::from(i16::MAX)
-            && self
-                .out_weights
-                .iter()
-                .all(|w| w.abs() <= MAX_OUTPUT_WEIGHT)
+            && head
     }
 
     /// The hidden weights of one feature.
@@ -289,29 +448,60 @@ impl Network {
     pub fn row(&self, feature: usize) -> &[i16] {
         &self.ft_weights[feature * self.hidden..(feature + 1) * self.hidden]
     }
-
-    /// The weights of output layer `bucket`: the side to move's view, then the other's.
-    #[inline(always)]
-    pub fn output(&self, bucket: usize) -> &[i16] {
-        let h = self.hidden;
-        &self.out_weights[bucket * 2 * h..(bucket + 1) * 2 * h]
-    }
 }
 
-/// A net of `buckets` blocks, `hidden` units a view, `out_buckets` output layers and
-/// pseudo-random weights within range (for tests).
+/// Dense biases beyond this could overflow a layer's `i32` sum (next to it at most 1,024
+/// products of 2,032 × 254, or 32 of 255² × 254).
+pub const MAX_DENSE_BIAS: i32 = 1 << 28;
+
+/// A net of `buckets` blocks, `hidden` units a view, `out_buckets` output layers, dense layers
+/// or not, and pseudo-random weights within range (for tests).
 #[cfg(test)]
-pub fn random_net(seed: u64, buckets: usize, hidden: usize, out_buckets: usize) -> Network {
+pub fn random_net(
+    seed: u64,
+    buckets: usize,
+    hidden: usize,
+    out_buckets: usize,
+    dense: bool,
+) -> Network {
     let mut rng = crate::rng::Rng::new(seed);
     let mut w = |range: i32| (rng.below(2 * range as usize + 1) as i32 - range) as i16;
+    let ft_weights = (0..buckets * FEATURES * hidden).map(|_| w(800)).collect();
+    let ft_bias = (0..hidden).map(|_| w(3000)).collect();
+    let mut words = |n: usize, range: i32| -> Box<[i16]> { (0..n).map(|_| w(range)).collect() };
+    let head = if dense {
+        let w1 = words(out_buckets * DENSE1 * 2 * hidden, 127);
+        let w2 = words(out_buckets * DENSE2 * DENSE1, 127);
+        let w3 = words(out_buckets * DENSE2, 127);
+        // Biases of a few activations' worth, so that some units are on and some off.
+        let mut bias = |n: usize| -> Box<[i32]> {
+            words(n, 1000).iter().map(|&b| i32::from(b) * 100).collect()
+        };
+        Head::Dense(Dense {
+            w1,
+            w2,
+            w3,
+            b1: bias(out_buckets * DENSE1),
+            b2: bias(out_buckets * DENSE2),
+            b3: bias(out_buckets),
+        })
+    } else {
+        let weights = words(out_buckets * 2 * hidden, 127);
+        Head::Linear {
+            weights,
+            bias: words(out_buckets, 10_000)
+                .iter()
+                .map(|&b| i32::from(b))
+                .collect(),
+        }
+    };
     Network {
         buckets,
         hidden,
-        ft_weights: (0..buckets * FEATURES * hidden).map(|_| w(800)).collect(),
-        ft_bias: (0..hidden).map(|_| w(3000)).collect(),
+        ft_weights,
+        ft_bias,
         out_buckets,
-        out_weights: (0..out_buckets * 2 * hidden).map(|_| w(127)).collect(),
-        out_bias: (0..out_buckets).map(|_| i32::from(w(10_000))).collect(),
+        head,
     }
 }
 
@@ -328,13 +518,16 @@ mod tests {
 
     #[test]
     fn a_net_round_trips_and_damage_is_refused() {
-        let bucketed = random_net(6, KING_BUCKETS, 512, OUTPUT_BUCKETS).to_bytes();
-        let back = Network::from_bytes(&bucketed).unwrap();
-        assert_eq!(
-            (back.buckets, back.hidden, back.out_buckets, back.to_bytes()),
-            (KING_BUCKETS, 512, OUTPUT_BUCKETS, bucketed)
-        );
-        let net = random_net(5, 1, 256, 1);
+        for dense in [false, true] {
+            let bucketed = random_net(6, KING_BUCKETS, 512, OUTPUT_BUCKETS, dense).to_bytes();
+            let back = Network::from_bytes(&bucketed).unwrap();
+            assert_eq!(
+                (back.buckets, back.hidden, back.out_buckets, back.is_dense()),
+                (KING_BUCKETS, 512, OUTPUT_BUCKETS, dense)
+            );
+            assert_eq!(back.to_bytes(), bucketed);
+        }
+        let net = random_net(5, 1, 256, 1, false);
         let bytes = net.to_bytes();
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back.to_bytes(), bytes);
@@ -367,8 +560,12 @@ mod tests {
             Network::from_bytes(&with_field(&bytes, 20, 5)),
             Err(NetError::Shape { out_buckets: 5, .. })
         ));
-        // One block's header on six blocks' payload, or a width on another's: the length
-        // gives it away.
+        assert!(matches!(
+            Network::from_bytes(&with_field(&bytes, 24, 8)),
+            Err(NetError::Shape { dense: [8, 0], .. })
+        ));
+        // One block's header on six blocks' payload, a width on another's, dense layers on a
+        // payload without them: the length gives it away.
         assert!(matches!(
             Network::from_bytes(&with_field(&bytes, 12, KING_BUCKETS as u32)),
             Err(NetError::Truncated { .. })
@@ -377,20 +574,37 @@ mod tests {
             Network::from_bytes(&with_field(&bytes, 16, 512)),
             Err(NetError::Truncated { .. })
         ));
+        let dense = with_field(&with_field(&bytes, 24, DENSE1 as u32), 28, DENSE2 as u32);
+        assert!(matches!(
+            Network::from_bytes(&with_field(&dense, 44, QD as u32)),
+            Err(NetError::Truncated { .. })
+        ));
+        // Dense layers want their own quantisation.
+        assert!(matches!(
+            Network::from_bytes(&dense),
+            Err(NetError::Quantisation { .. })
+        ));
     }
 
     #[test]
-    fn a_version_3_file_reads_as_one_output_layer() {
-        let net = random_net(7, KING_BUCKETS, 256, 1);
-        let v4 = net.to_bytes();
-        // Version 3: no output-bucket field, the rest the same.
-        let mut v3 = with_field(&v4[..20], 4, 3);
-        v3.extend_from_slice(&v4[24..]);
+    fn versions_3_and_4_read_as_nets_without_dense_layers() {
+        let net = random_net(7, KING_BUCKETS, 256, OUTPUT_BUCKETS, false);
+        let v5 = net.to_bytes();
+        // Version 4: no dense-layer fields, the rest the same.
+        let mut v4 = with_field(&v5[..24], 4, 4);
+        v4.extend_from_slice(&v5[32..]);
+        let back = Network::from_bytes(&v4).unwrap();
+        assert_eq!((back.out_buckets, back.to_bytes()), (OUTPUT_BUCKETS, v5));
+        // Version 3: no output-bucket field either, always one output layer.
+        let net = random_net(7, KING_BUCKETS, 256, 1, false);
+        let v5 = net.to_bytes();
+        let mut v3 = with_field(&v5[..20], 4, 3);
+        v3.extend_from_slice(&v5[32..]);
         let back = Network::from_bytes(&v3).unwrap();
-        assert_eq!((back.out_buckets, back.to_bytes()), (1, v4));
+        assert_eq!((back.out_buckets, back.to_bytes()), (1, v5));
         assert_eq!(
-            Network::from_bytes(&with_field(&v3, 4, 5)).err(),
-            Some(NetError::Version(5))
+            Network::from_bytes(&with_field(&v3, 4, 6)).err(),
+            Some(NetError::Version(6))
         );
     }
 }

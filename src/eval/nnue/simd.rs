@@ -5,7 +5,7 @@
 
 use std::sync::LazyLock;
 
-use super::network::{FT_SHIFT, QA};
+use super::network::{DENSE_IN_SHIFT, DENSE1, DENSE2, DenseLayers, FT_SHIFT, QA, QD, QFT};
 
 /// Which compiled copy of the kernels runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,6 +124,66 @@ fn screlu_dot_body<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
     total
 }
 
+/// A feature sum's activation as the first dense layer reads it: the squared clipped ReLU,
+/// a² at QA² less `DENSE_IN_SHIFT` bits (11 bits: its sums with the weights stay in `i32`,
+/// and small activations keep their precision).
+#[inline(always)]
+fn ft_activation(x: i16) -> i16 {
+    let half = 1 << (FT_SHIFT - 1);
+    let v = i32::from((x.wrapping_add(half) >> FT_SHIFT).clamp(0, QA as i16));
+    ((v * v) >> DENSE_IN_SHIFT) as i16
+}
+
+/// A dense layer's sum, at QA times `unit`, to its clipped value at QA (squared by the caller
+/// in `i32`, exactly).
+#[inline(always)]
+fn clipped(z: i32, unit: i32) -> i32 {
+    ((z + unit / 2) / unit).clamp(0, QA)
+}
+
+/// Σ a · w of `i16` activations and weights, in `i32`.
+#[inline(always)]
+fn dot<const N: usize>(a: &[i16; N], w: &[i16]) -> i32 {
+    let w = &w[..N];
+    let mut s = 0i32;
+    for i in 0..N {
+        s += i32::from(a[i]) * i32::from(w[i]);
+    }
+    s
+}
+
+/// The dense layers after the feature layer: the output at `DENSE_SCALE` (see
+/// `network::Dense`).
+#[inline(always)]
+fn dense_body<const N: usize>(us: &[i16], them: &[i16], l: DenseLayers) -> i32 {
+    let (us, them) = (&us[..N], &them[..N]);
+    let mut a_us = [0i16; N];
+    let mut a_them = [0i16; N];
+    for i in 0..N {
+        a_us[i] = ft_activation(us[i]);
+        a_them[i] = ft_activation(them[i]);
+    }
+    // The first layer's sums are at QA · QFT: QA² · QD less the activations' shift.
+    let mut h1 = [0i32; DENSE1];
+    for (j, h) in h1.iter_mut().enumerate() {
+        let row = &l.w1[j * 2 * N..(j + 1) * 2 * N];
+        let z = dot(&a_us, &row[..N]) + dot(&a_them, &row[N..]) + l.b1[j];
+        let v = clipped(z, QFT);
+        *h = v * v;
+    }
+    let mut out = l.b3;
+    for k in 0..DENSE2 {
+        let row = &l.w2[k * DENSE1..(k + 1) * DENSE1];
+        let mut z = l.b2[k];
+        for j in 0..DENSE1 {
+            z += h1[j] * i32::from(row[j]);
+        }
+        let v = clipped(z, QA * QD);
+        out += v * v * i32::from(l.w3[k]);
+    }
+    out
+}
+
 macro_rules! compiled_for {
     ($name:ident, $feature:literal) => {
         #[cfg(target_arch = "x86_64")]
@@ -154,6 +214,11 @@ macro_rules! compiled_for {
             #[target_feature(enable = $feature)]
             pub fn screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
                 screlu_dot_body::<N>(x, w)
+            }
+
+            #[target_feature(enable = $feature)]
+            pub fn dense<const N: usize>(us: &[i16], them: &[i16], l: DenseLayers) -> i32 {
+                dense_body::<N>(us, them, l)
             }
         }
     };
@@ -218,5 +283,17 @@ pub fn screlu_dot(k: Kernel, x: &[i16], w: &[i16]) -> i64 {
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx2 => unsafe { avx2::screlu_dot::<N>(x, w) },
         _ => screlu_dot_body::<N>(x, w),
+    })
+}
+
+/// The dense layers' output at `DENSE_SCALE` from both views' sums (see `network::Dense`).
+#[inline(always)]
+pub fn dense(k: Kernel, us: &[i16], them: &[i16], l: DenseLayers) -> i32 {
+    by_width!(us.len(), |N| match k {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512 => unsafe { avx512::dense::<N>(us, them, l) },
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2 => unsafe { avx2::dense::<N>(us, them, l) },
+        _ => dense_body::<N>(us, them, l),
     })
 }

@@ -4,7 +4,10 @@
 
 use crate::board::{PieceType, Square};
 use crate::eval::nnue::features::{FEATURES, Frame, output_bucket};
-use crate::eval::nnue::network::{MAX_OUTPUT_WEIGHT, Network, QA, QB, QFT, SCALE};
+use crate::eval::nnue::network::{
+    DENSE_SCALE, DENSE1, DENSE2, Dense, Head, MAX_DENSE_BIAS, MAX_DENSE_WEIGHT, MAX_OUTPUT_WEIGHT,
+    Network, QA, QB, QD, QFT, SCALE,
+};
 use crate::eval::nnue::simd::MAX_WIDTH;
 use crate::rng::Rng;
 use crate::tools::datagen::record::Record;
@@ -13,10 +16,12 @@ use crate::tools::datagen::record::Record;
 pub const FT_WEIGHT_CLIP: f32 = 0.9;
 pub const BIAS_CLIP: f32 = 3.0;
 pub const OUT_WEIGHT_CLIP: f32 = 0.49;
+pub const DENSE_WEIGHT_CLIP: f32 = 1.98;
 /// At most this many pieces on a board.
 const MAX_ACTIVE: usize = 32;
 
-/// The shape of a net: blocks of input features, hidden units and output layers.
+/// The shape of a net: blocks of input features, hidden units, output layers, and whether
+/// dense layers come before the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     /// 1, or `features::KING_BUCKETS`.
@@ -25,20 +30,49 @@ pub struct Shape {
     pub hidden: usize,
     /// 1, or `features::OUTPUT_BUCKETS`.
     pub out_buckets: usize,
+    /// `2 × hidden → DENSE1 → DENSE2 → 1` per output layer instead of `2 × hidden → 1`.
+    pub dense: bool,
 }
 
 impl Shape {
+    /// Weights of one output layer's head.
+    const fn head_weights(self) -> usize {
+        if self.dense {
+            DENSE1 * 2 * self.hidden + DENSE2 * DENSE1 + DENSE2
+        } else {
+            2 * self.hidden
+        }
+    }
+
+    /// Biases of one output layer's head.
+    const fn head_biases(self) -> usize {
+        if self.dense { DENSE1 + DENSE2 + 1 } else { 1 }
+    }
+
     /// The length of the parameters of a net of this shape.
     pub const fn param_count(self) -> usize {
         let h = self.hidden;
-        self.king_buckets * FEATURES * h + h + self.out_buckets * (2 * h + 1)
+        self.king_buckets * FEATURES * h
+            + h
+            + self.out_buckets * (self.head_weights() + self.head_biases())
     }
 }
 
+/// Where one output layer's dense weights and biases start in the parameters.
+#[derive(Clone, Copy)]
+pub struct DenseAt {
+    pub w1: usize,
+    pub w2: usize,
+    pub w3: usize,
+    pub b1: usize,
+    pub b2: usize,
+    pub b3: usize,
+}
+
 /// Parameters (or their gradients, or Adam's moments) of a net of `shape`: one flat vector,
-/// laid out as the feature weights (`king_buckets × FEATURES` rows of `hidden`), the hidden
-/// biases, the output weights (per output layer, the side to move's view first), the output
-/// biases.
+/// laid out as the net's file lays out its payload: the feature weights (`king_buckets ×
+/// FEATURES` rows of `hidden`), the hidden biases, the head's weights for every output layer,
+/// then the head's biases (see `network`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
     pub w: Vec<f32>,
@@ -58,43 +92,75 @@ impl Params {
         self.shape.king_buckets * FEATURES * self.shape.hidden
     }
 
+    /// Where the head's weights start.
+    pub fn head(&self) -> usize {
+        self.ft_bias() + self.shape.hidden
+    }
+
+    /// Where the head's biases start.
+    pub fn head_bias(&self) -> usize {
+        self.head() + self.shape.out_buckets * self.shape.head_weights()
+    }
+
     /// Feature `f`'s row of hidden weights.
     fn row(&self, f: u16) -> std::ops::Range<usize> {
         let h = self.shape.hidden;
         f as usize * h..(f as usize + 1) * h
     }
 
-    /// Where the output weights start.
-    pub fn out_w(&self) -> usize {
-        self.ft_bias() + self.shape.hidden
-    }
-
-    /// Where the output biases start.
-    pub fn out_b(&self) -> usize {
-        self.out_w() + self.shape.out_buckets * 2 * self.shape.hidden
-    }
-
-    /// Where output layer `bucket`'s weights start.
+    /// Where output layer `bucket`'s weights start, in a net without dense layers.
     fn out_layer(&self, bucket: usize) -> usize {
-        self.out_w() + bucket * 2 * self.shape.hidden
+        self.head() + bucket * 2 * self.shape.hidden
     }
 
-    /// Small random weights: the feature rows uniform in ±0.1, the output weights in ±0.05.
+    /// Where output layer `bucket`'s dense weights and biases start.
+    pub fn dense_at(&self, bucket: usize) -> DenseAt {
+        let (ob, n1) = (self.shape.out_buckets, DENSE1 * 2 * self.shape.hidden);
+        let (w, b) = (self.head(), self.head_bias());
+        DenseAt {
+            w1: w + bucket * n1,
+            w2: w + ob * n1 + bucket * DENSE2 * DENSE1,
+            w3: w + ob * (n1 + DENSE2 * DENSE1) + bucket * DENSE2,
+            b1: b + bucket * DENSE1,
+            b2: b + ob * DENSE1 + bucket * DENSE2,
+            b3: b + ob * (DENSE1 + DENSE2) + bucket,
+        }
+    }
+
+    /// Small random weights: the feature rows uniform in ±0.1, the output weights in ±0.05;
+    /// dense layers' weights in ±0.25, ±0.5 and ±0.1 with biases of 0.25, so that their units
+    /// start inside the activation's live range.
     pub fn random(seed: u64, shape: Shape) -> Params {
         let mut rng = Rng::new(seed);
         let mut uniform =
             |r: f32| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 * r - r;
         let mut p = Params::zeros(shape);
-        let (ft_bias, out_w, out_b) = (p.ft_bias(), p.out_w(), p.out_b());
+        let (ft_bias, head, head_bias) = (p.ft_bias(), p.head(), p.head_bias());
         for w in &mut p.w[..ft_bias] {
             *w = uniform(0.1);
         }
-        for w in &mut p.w[out_w..out_b] {
-            *w = uniform(0.05);
+        if !shape.dense {
+            for w in &mut p.w[head..head_bias] {
+                *w = uniform(0.05);
+            }
+            return p;
+        }
+        // Each part's region over all output layers starts where output layer 0's does.
+        let first = p.dense_at(0);
+        for (from, to, r) in [
+            (first.w1, first.w2, 0.25),
+            (first.w2, first.w3, 0.5),
+            (first.w3, head_bias, 0.1),
+        ] {
+            for w in &mut p.w[from..to] {
+                *w = uniform(r);
+            }
+        }
+        for b in &mut p.w[head_bias..first.b3] {
+            *b = 0.25;
         }
         p
     }
-
     pub fn to_bytes(&self) -> Vec<u8> {
         self.w.iter().flat_map(|w| w.to_le_bytes()).collect()
     }
@@ -111,45 +177,71 @@ impl Params {
 
     /// Keeps the weights where the integer net can hold them.
     pub fn clip(&mut self) {
-        let (ft_bias, out_w, out_b) = (self.ft_bias(), self.out_w(), self.out_b());
+        let (ft_bias, head, head_bias) = (self.ft_bias(), self.head(), self.head_bias());
+        let head_clip = if self.shape.dense {
+            DENSE_WEIGHT_CLIP
+        } else {
+            OUT_WEIGHT_CLIP
+        };
         for w in &mut self.w[..ft_bias] {
             *w = w.clamp(-FT_WEIGHT_CLIP, FT_WEIGHT_CLIP);
         }
-        for w in &mut self.w[out_w..out_b] {
-            *w = w.clamp(-OUT_WEIGHT_CLIP, OUT_WEIGHT_CLIP);
-        }
-        for b in &mut self.w[ft_bias..out_w] {
+        for b in &mut self.w[ft_bias..head] {
             *b = b.clamp(-BIAS_CLIP, BIAS_CLIP);
+        }
+        for w in &mut self.w[head..head_bias] {
+            *w = w.clamp(-head_clip, head_clip);
         }
     }
 
     /// The engine's integer net.
     pub fn quantise(&self) -> Network {
-        let q = |w: f32, scale: i32, max: i32| {
+        let q = |w: &f32, scale: i32, max: i32| {
             (w * scale as f32).round().clamp(-max as f32, max as f32) as i16
         };
-        let (ft_bias, out_w, out_b) = (self.ft_bias(), self.out_w(), self.out_b());
-        let biases: Vec<i16> = self.w[ft_bias..out_w]
-            .iter()
-            .map(|&w| q(w, QFT, i16::MAX.into()))
-            .collect();
+        let (ft_bias, head, head_bias) = (self.ft_bias(), self.head(), self.head_bias());
+        let words = |from: usize, to: usize, scale: i32, max: i16| -> Box<[i16]> {
+            self.w[from..to]
+                .iter()
+                .map(|w| q(w, scale, max.into()))
+                .collect()
+        };
+        let wides = |from: usize, to: usize, scale: i32| -> Box<[i32]> {
+            self.w[from..to]
+                .iter()
+                .map(|&b| (b * scale as f32).round().clamp(-1e9, 1e9) as i32)
+                .collect()
+        };
+        let layers = if self.shape.dense {
+            let first = self.dense_at(0);
+            let bias = |from, to, scale| -> Box<[i32]> {
+                wides(from, to, scale)
+                    .iter()
+                    .map(|b| b.clamp(&-MAX_DENSE_BIAS, &MAX_DENSE_BIAS))
+                    .copied()
+                    .collect()
+            };
+            Head::Dense(Dense {
+                w1: words(first.w1, first.w2, QD, MAX_DENSE_WEIGHT),
+                w2: words(first.w2, first.w3, QD, MAX_DENSE_WEIGHT),
+                w3: words(first.w3, head_bias, QD, MAX_DENSE_WEIGHT),
+                b1: bias(first.b1, first.b2, QA * QFT),
+                b2: bias(first.b2, first.b3, DENSE_SCALE),
+                b3: bias(first.b3, self.w.len(), DENSE_SCALE),
+            })
+        } else {
+            Head::Linear {
+                weights: words(head, head_bias, QB, MAX_OUTPUT_WEIGHT),
+                bias: wides(head_bias, self.w.len(), QA * QB),
+            }
+        };
         Network {
             buckets: self.shape.king_buckets,
             hidden: self.shape.hidden,
-            ft_weights: self.w[..ft_bias]
-                .iter()
-                .map(|&w| q(w, QFT, i16::MAX.into()))
-                .collect(),
-            ft_bias: biases.into_boxed_slice(),
+            ft_weights: words(0, ft_bias, QFT, i16::MAX),
+            ft_bias: words(ft_bias, head, QFT, i16::MAX),
             out_buckets: self.shape.out_buckets,
-            out_weights: self.w[out_w..out_b]
-                .iter()
-                .map(|&w| q(w, QB, MAX_OUTPUT_WEIGHT.into()))
-                .collect(),
-            out_bias: self.w[out_b..]
-                .iter()
-                .map(|&b| (b * (QA * QB) as f32).round() as i32)
-                .collect(),
+            head: layers,
         }
     }
 }
@@ -197,7 +289,7 @@ impl Active {
 
 /// The feature-layer sums of one view (`acc`: the net's hidden units).
 fn accumulate(p: &Params, features: &[u16], acc: &mut [f32]) {
-    acc.copy_from_slice(&p.w[p.ft_bias()..p.out_w()]);
+    acc.copy_from_slice(&p.w[p.ft_bias()..p.head()]);
     for &f in features {
         for (a, w) in acc.iter_mut().zip(&p.w[p.row(f)]) {
             *a += w;
@@ -205,23 +297,99 @@ fn accumulate(p: &Params, features: &[u16], acc: &mut [f32]) {
     }
 }
 
+/// Both views' feature sums, the side to move's first.
+fn sums(p: &Params, a: &Active) -> [[f32; MAX_WIDTH]; 2] {
+    let h = p.shape.hidden;
+    let mut accs = [[0.0f32; MAX_WIDTH]; 2];
+    for (acc, feats) in accs.iter_mut().zip(a.views()) {
+        accumulate(p, feats, &mut acc[..h]);
+    }
+    accs
+}
+
 fn screlu(x: f32) -> f32 {
     let c = x.clamp(0.0, 1.0);
     c * c
 }
 
+/// The squared clipped ReLU's slope at `x`.
+fn screlu_slope(x: f32) -> f32 {
+    if x > 0.0 && x < 1.0 { 2.0 * x } else { 0.0 }
+}
+
+/// The output of a net without dense layers, before scaling.
+fn linear_out(p: &Params, bucket: usize, accs: &[[f32; MAX_WIDTH]; 2]) -> f32 {
+    let (out_w, h) = (p.out_layer(bucket), p.shape.hidden);
+    let mut out = p.w[p.head_bias() + bucket];
+    for (v, acc) in accs.iter().enumerate() {
+        let w = &p.w[out_w + v * h..out_w + (v + 1) * h];
+        out += acc[..h]
+            .iter()
+            .zip(w)
+            .map(|(&x, &w)| screlu(x) * w)
+            .sum::<f32>();
+    }
+    out
+}
+
+/// The dense layers' values on one position, kept for the backward pass.
+struct DenseTrace {
+    /// The activations of both views, the side to move's first.
+    s: [f32; 2 * MAX_WIDTH],
+    z1: [f32; DENSE1],
+    h1: [f32; DENSE1],
+    z2: [f32; DENSE2],
+    h2: [f32; DENSE2],
+    out: f32,
+}
+
+fn dense_forward(p: &Params, at: DenseAt, accs: &[[f32; MAX_WIDTH]; 2]) -> DenseTrace {
+    let h = p.shape.hidden;
+    let mut t = DenseTrace {
+        s: [0.0; 2 * MAX_WIDTH],
+        z1: [0.0; DENSE1],
+        h1: [0.0; DENSE1],
+        z2: [0.0; DENSE2],
+        h2: [0.0; DENSE2],
+        out: p.w[at.b3],
+    };
+    for (v, acc) in accs.iter().enumerate() {
+        for (s, &x) in t.s[v * h..(v + 1) * h].iter_mut().zip(&acc[..h]) {
+            *s = screlu(x);
+        }
+    }
+    let s = &t.s[..2 * h];
+    for j in 0..DENSE1 {
+        let row = &p.w[at.w1 + j * 2 * h..at.w1 + (j + 1) * 2 * h];
+        t.z1[j] = p.w[at.b1 + j] + s.iter().zip(row).map(|(a, w)| a * w).sum::<f32>();
+        t.h1[j] = screlu(t.z1[j]);
+    }
+    for k in 0..DENSE2 {
+        let row = &p.w[at.w2 + k * DENSE1..at.w2 + (k + 1) * DENSE1];
+        t.z2[k] = p.w[at.b2 + k] + t.h1.iter().zip(row).map(|(a, w)| a * w).sum::<f32>();
+        t.h2[k] = screlu(t.z2[k]);
+        t.out += t.h2[k] * p.w[at.w3 + k];
+    }
+    t
+}
+
+/// The net's output before scaling, and the dense layers' values where it has them.
+fn head_forward(
+    p: &Params,
+    bucket: usize,
+    accs: &[[f32; MAX_WIDTH]; 2],
+) -> (f32, Option<DenseTrace>) {
+    if p.shape.dense {
+        let t = dense_forward(p, p.dense_at(bucket), accs);
+        (t.out, Some(t))
+    } else {
+        (linear_out(p, bucket, accs), None)
+    }
+}
+
 /// The net's output in centipawns for the side to move.
 pub fn forward(p: &Params, a: &Active) -> f32 {
-    let (out_w, h) = (p.out_layer(a.out_bucket), p.shape.hidden);
-    let mut out = p.w[p.out_b() + a.out_bucket];
-    let mut acc = [0.0f32; MAX_WIDTH];
-    let acc = &mut acc[..h];
-    for (v, feats) in a.views().into_iter().enumerate() {
-        accumulate(p, feats, acc);
-        let w = &p.w[out_w + v * h..out_w + (v + 1) * h];
-        out += acc.iter().zip(w).map(|(&x, &w)| screlu(x) * w).sum::<f32>();
-    }
-    out * SCALE as f32
+    head_forward(p, a.out_bucket, &sums(p, a)).0 * SCALE as f32
 }
 
 /// What the loss compares against.
@@ -246,47 +414,97 @@ impl Target {
 /// Adds the gradient of one position's loss to `grad`; returns the loss,
 /// (sigmoid(eval / k) − target)².
 pub fn backward(p: &Params, a: &Active, target: f32, k: f32, grad: &mut Params) -> f32 {
-    let (ft_bias, out_w) = (p.ft_bias(), p.out_layer(a.out_bucket));
-    let (out_b, h) = (p.out_b() + a.out_bucket, p.shape.hidden);
-    let mut accs = [[0.0f32; MAX_WIDTH]; 2];
-    let mut out = p.w[out_b];
-    for (v, feats) in a.views().into_iter().enumerate() {
-        accumulate(p, feats, &mut accs[v][..h]);
-        let w = &p.w[out_w + v * h..out_w + (v + 1) * h];
-        out += accs[v][..h]
-            .iter()
-            .zip(w)
-            .map(|(&x, &w)| screlu(x) * w)
-            .sum::<f32>();
-    }
+    let accs = sums(p, a);
+    let (out, trace) = head_forward(p, a.out_bucket, &accs);
     let scale = SCALE as f32 / k;
     let pred = sigmoid(out * scale);
     let err = pred - target;
     // d loss / d out.
     let g = 2.0 * err * pred * (1.0 - pred) * scale;
-    grad.w[out_b] += g;
-    for (v, feats) in a.views().into_iter().enumerate() {
-        let mut dacc = [0.0f32; MAX_WIDTH];
-        let dacc = &mut dacc[..h];
-        for j in 0..h {
-            let x = accs[v][j];
-            let w = p.w[out_w + v * h + j];
-            grad.w[out_w + v * h + j] += g * screlu(x);
-            if x > 0.0 && x < 1.0 {
-                dacc[j] = g * w * 2.0 * x;
-            }
-        }
-        for (b, d) in grad.w[ft_bias..ft_bias + h].iter_mut().zip(dacc.iter()) {
+    // d loss / d the feature sums, both views.
+    let mut dacc = [[0.0f32; MAX_WIDTH]; 2];
+    match trace {
+        None => linear_backward(p, a.out_bucket, &accs, g, grad, &mut dacc),
+        Some(t) => dense_backward(p, p.dense_at(a.out_bucket), &accs, &t, g, grad, &mut dacc),
+    }
+    let (ft_bias, h) = (p.ft_bias(), p.shape.hidden);
+    for (d, feats) in dacc.iter().zip(a.views()) {
+        let d = &d[..h];
+        for (b, d) in grad.w[ft_bias..ft_bias + h].iter_mut().zip(d) {
             *b += d;
         }
         for &f in feats {
-            let row = p.row(f);
-            for (r, d) in grad.w[row].iter_mut().zip(dacc.iter()) {
+            for (r, d) in grad.w[p.row(f)].iter_mut().zip(d) {
                 *r += d;
             }
         }
     }
     err * err
+}
+
+fn linear_backward(
+    p: &Params,
+    bucket: usize,
+    accs: &[[f32; MAX_WIDTH]; 2],
+    g: f32,
+    grad: &mut Params,
+    dacc: &mut [[f32; MAX_WIDTH]; 2],
+) {
+    let (out_w, h) = (p.out_layer(bucket), p.shape.hidden);
+    grad.w[p.head_bias() + bucket] += g;
+    for (v, acc) in accs.iter().enumerate() {
+        for j in 0..h {
+            let (x, w) = (acc[j], p.w[out_w + v * h + j]);
+            grad.w[out_w + v * h + j] += g * screlu(x);
+            dacc[v][j] = g * w * screlu_slope(x);
+        }
+    }
+}
+
+fn dense_backward(
+    p: &Params,
+    at: DenseAt,
+    accs: &[[f32; MAX_WIDTH]; 2],
+    t: &DenseTrace,
+    g: f32,
+    grad: &mut Params,
+    dacc: &mut [[f32; MAX_WIDTH]; 2],
+) {
+    let h = p.shape.hidden;
+    grad.w[at.b3] += g;
+    let mut dh1 = [0.0f32; DENSE1];
+    for k in 0..DENSE2 {
+        grad.w[at.w3 + k] += g * t.h2[k];
+        let dz2 = g * p.w[at.w3 + k] * screlu_slope(t.z2[k]);
+        grad.w[at.b2 + k] += dz2;
+        for (j, d) in dh1.iter_mut().enumerate() {
+            grad.w[at.w2 + k * DENSE1 + j] += dz2 * t.h1[j];
+            *d += dz2 * p.w[at.w2 + k * DENSE1 + j];
+        }
+    }
+    let mut ds = [0.0f32; 2 * MAX_WIDTH];
+    let ds = &mut ds[..2 * h];
+    for (j, d) in dh1.iter().enumerate() {
+        let dz1 = d * screlu_slope(t.z1[j]);
+        if dz1 == 0.0 {
+            continue;
+        }
+        grad.w[at.b1 + j] += dz1;
+        let row = at.w1 + j * 2 * h..at.w1 + (j + 1) * 2 * h;
+        for ((gw, w), (d, s)) in grad.w[row.clone()]
+            .iter_mut()
+            .zip(&p.w[row])
+            .zip(ds.iter_mut().zip(&t.s[..2 * h]))
+        {
+            *gw += dz1 * s;
+            *d += dz1 * w;
+        }
+    }
+    for (v, acc) in accs.iter().enumerate() {
+        for j in 0..h {
+            dacc[v][j] = ds[v * h + j] * screlu_slope(acc[j]);
+        }
+    }
 }
 
 /// The loss of one position without its gradient.
