@@ -710,7 +710,9 @@ impl Worker {
         r -= i32::from(K::PV) + i32::from(quiet_killer);
         r += i32::from(!node.improving);
         // Expected cut nodes fail high on an early move or not at all.
-        r += i32::from(K::CUT);
+        if K::CUT {
+            r += self.params.lmr_cut_node;
+        }
         // Moves that have often refuted siblings are reduced less, failures more.
         r -= history / self.params.history_lmr_divisor;
         r.clamp(0, new_depth - 1)

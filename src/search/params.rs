@@ -99,6 +99,8 @@ params! {
     lmr_base: 50, 0, 150, 10;
     lmr_divisor: 220, 150, 350, 10;
     history_lmr_divisor: 8000, 4000, 16000, 500;
+    /// Late move reductions: plies more at an expected cut node.
+    lmr_cut_node: 1, 0, 4, 1;
     /// Quiescence delta pruning margin.
     delta_margin: 150, 50, 400, 15;
     /// History bonus of a cutoff: per ply of depth, less an offset, at most this.
