@@ -5,11 +5,16 @@ A retried shard (a failed exit, or a worker or node lost) lands in the same fold
 on the same node, and chuhan goes on from what the last attempt left (datagen's progress file,
 `--resume` for a match's PGN), so no game is played twice into the output. Elsewhere it starts
 the shard afresh; games are deterministic by seed and opening, so the output is the same.
+
+A lost worker's processes die in no set order: an engine killed before its chuhan makes chuhan
+record the game as lost by a crash. Such games at the end of a match's PGN are dropped before
+it resumes, and played again.
 """
 
 import ctypes
 import fcntl
 import os
+import re
 import signal
 import subprocess
 import tempfile
@@ -60,6 +65,25 @@ def _folder(shard: Shard) -> tuple[Path, int]:
     raise ShardFailed(f"{shard.name}: no free folder")
 
 
+# A game record ends with its movetext and a blank line; the next starts with a tag.
+RECORD_START = re.compile(r"(?<=\n\n)(?=\[)")
+CRASHED = re.compile(r'^\[Termination "[^"]* crashed \(', re.M)
+
+
+def drop_trailing_crashes(pgn: Path) -> int:
+    """Drops the games at the end of `pgn` that an engine's crash ended (and a record cut off
+    after them); returns how many records went."""
+    text = pgn.read_text(encoding="utf-8")
+    records = RECORD_START.split(text)
+    dropped = 0
+    while records and (CRASHED.search(records[-1]) or not records[-1].endswith("\n\n")):
+        records.pop()
+        dropped += 1
+    if dropped:
+        pgn.write_text("".join(records), encoding="utf-8")
+    return dropped
+
+
 def play(binary: str, expected: dict, shard: Shard) -> dict:
     """Runs `shard` with the node's chuhan at `binary` (which must have the `expected`
     signature) and answers its outputs: file name to bytes."""
@@ -71,6 +95,9 @@ def play(binary: str, expected: dict, shard: Shard) -> dict:
         own = set(shard.outputs) | set(shard.inputs)
         args = [str(folder / w) if w in own else w for w in shard.args]
         if shard.resume_flag and any((folder / o).exists() for o in shard.outputs):
+            for pgn in (folder / o for o in shard.outputs if o.endswith(".pgn")):
+                if pgn.exists():
+                    drop_trailing_crashes(pgn)
             args.append(shard.resume_flag)
         with open(folder / "attempts.log", "a") as log:
             log.write(f"{time.strftime('%F %T')} pid {os.getpid()}: {' '.join(args)}\n")

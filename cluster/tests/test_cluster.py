@@ -1,7 +1,8 @@
 """The driver on a local Ray cluster (started here on 127.0.0.1): a run split into shards
 equals the whole run played by one chuhan, byte for byte (datagen) and game for game (match,
-SPSA); a worker killed mid-shard is retried without a game lost or doubled; another build's
-binary is refused; a stopped run resumes from its finished shards."""
+SPSA); a worker killed mid-shard is retried without a game lost or doubled (a game its kill
+ended is played again); another build's binary is refused; a stopped run resumes from its
+finished shards."""
 
 import os
 import re
@@ -168,6 +169,24 @@ def test_a_worker_killed_mid_shard_is_retried_and_the_match_is_still_whole(clust
     assert games(run / "games.pgn") == games(whole)
     attempts = (pgn.parent / "attempts.log").read_text().splitlines()
     assert len(attempts) == 2 and "--resume" in attempts[1], attempts
+
+
+def test_a_lost_attempts_crashed_games_at_the_end_are_dropped_before_it_resumes(tmp_path):
+    sys.path.insert(0, str(REPO / "cluster"))
+    from chuhan_cluster.shards import drop_trailing_crashes
+
+    def record(n, termination):
+        return (f'[Game "Chinese Chess"]\n[Event "chuhan match"]\n[Round "{n}"]\n'
+                f'[Termination "{termination}"]\n\n1. H2-E2 H9-G7 0-1\n\n')
+    kept = record(1, "checkmate") + record(2, "Red crashed (closed its output)") + record(3, "repetition")
+    pgn = tmp_path / "part.pgn"
+    # Two games the kill ended, then a record cut off while it was written.
+    pgn.write_text(kept + record(4, "Black crashed (closed its output)")
+                   + record(5, "Red crashed (closed its output)") + '[Game "Chinese Chess"]\n[Ev')
+    assert drop_trailing_crashes(pgn) == 3
+    # A crash before the end was a real one: the match went on after it.
+    assert pgn.read_text() == kept
+    assert drop_trailing_crashes(pgn) == 0 and pgn.read_text() == kept
 
 
 def test_a_node_with_another_build_or_none_is_refused(cluster, tmp_path):
