@@ -27,13 +27,17 @@ impl Accumulator {
         &self.views[view.index()][..hidden]
     }
 
+    #[inline(always)]
+    fn view_mut(&mut self, view: Color, hidden: usize) -> &mut [i16] {
+        &mut self.views[view.index()][..hidden]
+    }
+
     /// The sums of `pos`, from scratch.
     pub fn refresh(&mut self, k: Kernel, net: &Network, pos: &Position) {
         for view in Color::BOTH {
             let frame = Frame::of(view, pos.king_square(view), net.buckets);
             let pieces = Squares(pos.occupied()).map(|sq| (sq, pos.piece_at(sq)));
-            let dst = &mut self.views[view.index()][..net.hidden];
-            sum_view(k, net, dst, view, frame, pieces);
+            sum_view(k, net, self.view_mut(view, net.hidden), view, frame, pieces);
         }
     }
 
@@ -51,7 +55,7 @@ impl Accumulator {
         let piece = pos.piece_at(from);
         let captured = pos.piece_at(to);
         for view in Color::BOTH {
-            let dst = &mut self.views[view.index()][..net.hidden];
+            let dst = self.view_mut(view, net.hidden);
             if net.buckets > 1 && piece.kind() == PieceType::King && piece.color() == view {
                 sum_after_king_move(k, net, dst, view, pos, from, to);
                 continue;

@@ -67,6 +67,9 @@ const HEADER_BYTES: usize = 56;
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 /// Dense weights beyond this could overflow a dense layer's sum (see `MAX_DENSE_BIAS`).
 pub const MAX_DENSE_WEIGHT: i16 = 254;
+/// Dense biases beyond this could overflow a layer's `i32` sum (next to it at most 1,024
+/// products of 2,032 × 254, or 32 of 255² × 254).
+pub const MAX_DENSE_BIAS: i32 = 1 << 28;
 
 /// The layers after the feature layer, one set per output layer (`Network::out_buckets`).
 pub enum Head {
@@ -119,16 +122,24 @@ impl Dense {
     }
 }
 
+/// The weights and the biases of one output layer's head in a net of `hidden` units a view,
+/// with dense layers or without.
+pub const fn head_len(hidden: usize, dense: bool) -> (usize, usize) {
+    if dense {
+        (
+            DENSE1 * 2 * hidden + DENSE2 * DENSE1 + DENSE2,
+            DENSE1 + DENSE2 + 1,
+        )
+    } else {
+        (2 * hidden, 1)
+    }
+}
+
 /// The payload's length for a net of `buckets` blocks, `hidden` units a view and
 /// `out_buckets` output layers, with dense layers or without.
 const fn payload_bytes(buckets: usize, hidden: usize, out_buckets: usize, dense: bool) -> usize {
-    let ft = 2 * (buckets * FEATURES * hidden + hidden);
-    let head = if dense {
-        2 * (DENSE1 * 2 * hidden + DENSE2 * DENSE1 + DENSE2) + 4 * (DENSE1 + DENSE2 + 1)
-    } else {
-        2 * 2 * hidden + 4
-    };
-    ft + out_buckets * head
+    let (weights, biases) = head_len(hidden, dense);
+    2 * (buckets * FEATURES * hidden + hidden) + out_buckets * (2 * weights + 4 * biases)
 }
 
 pub struct Network {
@@ -449,10 +460,6 @@ impl Network {
         &self.ft_weights[feature * self.hidden..(feature + 1) * self.hidden]
     }
 }
-
-/// Dense biases beyond this could overflow a layer's `i32` sum (next to it at most 1,024
-/// products of 2,032 × 254, or 32 of 255² × 254).
-pub const MAX_DENSE_BIAS: i32 = 1 << 28;
 
 /// A net of `buckets` blocks, `hidden` units a view, `out_buckets` output layers, dense layers
 /// or not, and pseudo-random weights within range (for tests).

@@ -105,8 +105,15 @@ fn add_body<const N: usize>(dst: &mut [i16], add: &[i16]) {
     }
 }
 
-/// Σ a² · w with the activation a = clamp(x / 2^FT_SHIFT rounded, 0, QA), as (a · w) in
-/// `i16` (|w| ≤ 127) times a in `i32`.
+/// A feature sum's clipped activation a = clamp(x / 2^FT_SHIFT rounded, 0, QA).
+#[inline(always)]
+fn ft_clipped(x: i16) -> i16 {
+    let half = 1 << (FT_SHIFT - 1);
+    (x.wrapping_add(half) >> FT_SHIFT).clamp(0, QA as i16)
+}
+
+/// Σ a² · w with the activation a of `ft_clipped`, as (a · w) in `i16` (|w| ≤ 127) times a in
+/// `i32`.
 #[inline(always)]
 fn screlu_dot_body<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
     let (x, w) = (&x[..N], &w[..N]);
@@ -114,8 +121,7 @@ fn screlu_dot_body<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
     for (xc, wc) in x.chunks_exact(CHUNK).zip(w.chunks_exact(CHUNK)) {
         let mut s = 0i32;
         for j in 0..CHUNK {
-            let half = 1 << (FT_SHIFT - 1);
-            let v = (xc[j].wrapping_add(half) >> FT_SHIFT).clamp(0, QA as i16);
+            let v = ft_clipped(xc[j]);
             let t = v.wrapping_mul(wc[j]);
             s = s.wrapping_add(i32::from(t) * i32::from(v));
         }
@@ -129,8 +135,7 @@ fn screlu_dot_body<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
 /// and small activations keep their precision).
 #[inline(always)]
 fn ft_activation(x: i16) -> i16 {
-    let half = 1 << (FT_SHIFT - 1);
-    let v = i32::from((x.wrapping_add(half) >> FT_SHIFT).clamp(0, QA as i16));
+    let v = i32::from(ft_clipped(x));
     ((v * v) >> DENSE_IN_SHIFT) as i16
 }
 
@@ -148,7 +153,7 @@ trait Dot {
     fn dot<const N: usize>(a: &[i16; N], w: &[i16]) -> i32;
 }
 
-/// The plain loop (portable, and for AVX-512, which compiles it well).
+/// The plain loop (portable, and AVX-512's, whose speed this machine cannot measure).
 struct PlainDot;
 
 impl Dot for PlainDot {

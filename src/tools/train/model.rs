@@ -6,7 +6,7 @@ use crate::board::{PieceType, Square};
 use crate::eval::nnue::features::{FEATURES, Frame, output_bucket};
 use crate::eval::nnue::network::{
     DENSE_SCALE, DENSE1, DENSE2, Dense, Head, MAX_DENSE_BIAS, MAX_DENSE_WEIGHT, MAX_OUTPUT_WEIGHT,
-    Network, QA, QB, QD, QFT, SCALE,
+    Network, QA, QB, QD, QFT, SCALE, head_len,
 };
 use crate::eval::nnue::simd::MAX_WIDTH;
 use crate::rng::Rng;
@@ -35,26 +35,11 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// Weights of one output layer's head.
-    const fn head_weights(self) -> usize {
-        if self.dense {
-            DENSE1 * 2 * self.hidden + DENSE2 * DENSE1 + DENSE2
-        } else {
-            2 * self.hidden
-        }
-    }
-
-    /// Biases of one output layer's head.
-    const fn head_biases(self) -> usize {
-        if self.dense { DENSE1 + DENSE2 + 1 } else { 1 }
-    }
-
     /// The length of the parameters of a net of this shape.
     pub const fn param_count(self) -> usize {
         let h = self.hidden;
-        self.king_buckets * FEATURES * h
-            + h
-            + self.out_buckets * (self.head_weights() + self.head_biases())
+        let (weights, biases) = head_len(h, self.dense);
+        self.king_buckets * FEATURES * h + h + self.out_buckets * (weights + biases)
     }
 }
 
@@ -99,7 +84,7 @@ impl Params {
 
     /// Where the head's biases start.
     pub fn head_bias(&self) -> usize {
-        self.head() + self.shape.out_buckets * self.shape.head_weights()
+        self.head() + self.shape.out_buckets * head_len(self.shape.hidden, self.shape.dense).0
     }
 
     /// Feature `f`'s row of hidden weights.
@@ -206,21 +191,15 @@ impl Params {
                 .map(|w| q(w, scale, max.into()))
                 .collect()
         };
-        let wides = |from: usize, to: usize, scale: i32| -> Box<[i32]> {
+        let wides = |from: usize, to: usize, scale: i32, max: i32| -> Box<[i32]> {
             self.w[from..to]
                 .iter()
-                .map(|&b| (b * scale as f32).round().clamp(-1e9, 1e9) as i32)
+                .map(|&b| (b * scale as f32).round().clamp(-max as f32, max as f32) as i32)
                 .collect()
         };
         let layers = if self.shape.dense {
             let first = self.dense_at(0);
-            let bias = |from, to, scale| -> Box<[i32]> {
-                wides(from, to, scale)
-                    .iter()
-                    .map(|b| b.clamp(&-MAX_DENSE_BIAS, &MAX_DENSE_BIAS))
-                    .copied()
-                    .collect()
-            };
+            let bias = |from, to, scale| wides(from, to, scale, MAX_DENSE_BIAS);
             Head::Dense(Dense {
                 w1: words(first.w1, first.w2, QD, MAX_DENSE_WEIGHT),
                 w2: words(first.w2, first.w3, QD, MAX_DENSE_WEIGHT),
@@ -232,7 +211,7 @@ impl Params {
         } else {
             Head::Linear {
                 weights: words(head, head_bias, QB, MAX_OUTPUT_WEIGHT),
-                bias: wides(head_bias, self.w.len(), QA * QB),
+                bias: wides(head_bias, self.w.len(), QA * QB, i32::MAX),
             }
         };
         Network {
