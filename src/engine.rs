@@ -188,6 +188,7 @@ impl Engine {
             wdl: None,
             nodes: 0,
             nps: 0,
+            tbhits: None,
             hashfull: self.tt.hashfull(),
             time_ms: 0,
             pv,

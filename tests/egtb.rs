@@ -212,6 +212,12 @@ fn mate_of(line: &str) -> Option<i64> {
     rest.split(' ').next()?.parse().ok()
 }
 
+/// The `tbhits` count of an info line, if it has one.
+fn tbhits_of(line: &str) -> Option<u64> {
+    let rest = line.split(" tbhits ").nth(1)?;
+    rest.split(' ').next()?.parse().ok()
+}
+
 /// Red: king d0, rook a1; Black: king e9, advisor d9 (a KRKA win for Red).
 const KRKA: &str = "3ak4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1";
 
@@ -329,8 +335,14 @@ fn the_search_scores_positions_the_tables_cover_as_mates() {
         mate.is_some_and(|m| m > 0 && m <= i64::from((n + 2) / 2)),
         "{with:?}"
     );
+    // The tables' answers are counted for the GUI; without tables there is no count.
+    assert!(
+        tbhits_of(&with[with.len() - 2]).is_some_and(|n| n > 0),
+        "{with:?}"
+    );
     let without = search(false);
     assert_eq!(mate_of(&without[without.len() - 2]), None, "{without:?}");
+    assert_eq!(tbhits_of(&without[without.len() - 2]), None, "{without:?}");
 }
 
 #[test]

@@ -129,8 +129,9 @@ pub fn info(i: &SearchInfo, show_wdl: bool) -> Vec<String> {
         Some([w, d, l]) if show_wdl => format!(" wdl {w} {d} {l}"),
         _ => String::new(),
     };
+    let tbhits = i.tbhits.map_or(String::new(), |n| format!(" tbhits {n}"));
     let mut line = format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {} hashfull {} time {}",
+        "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {}{tbhits} hashfull {} time {}",
         i.depth, i.seldepth, i.multipv, i.nodes, i.nps, i.hashfull, i.time_ms
     );
     if !i.pv.is_empty() {

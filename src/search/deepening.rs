@@ -2,7 +2,6 @@
 //! window around its last score (the root's node is in `root.rs`); the main thread
 //! reports and decides when to stop, helpers search until told to.
 
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use crate::board::Move;
@@ -48,6 +47,7 @@ pub(super) fn info(ctx: &SearchContext, main: &Worker, index: usize, line: &Line
         }),
         nodes,
         nps: nodes * 1000 / ms.max(1),
+        tbhits: ctx.tables.map(|_| ctx.total_tb_hits()),
         hashfull: ctx.tt.hashfull(),
         time_ms: ms,
         pv: line.pv.clone(),
@@ -117,8 +117,7 @@ pub(super) fn iterate(
             break;
         }
     }
-    let w = deepening.w;
-    ctx.node_counts[w.id].store(w.nodes, Ordering::Relaxed);
+    deepening.w.publish(ctx);
     lines
 }
 
@@ -206,7 +205,7 @@ impl Deepening<'_, '_> {
             rm.prev_score = rm.score;
         }
         self.w.abortable = true;
-        self.ctx.node_counts[self.w.id].store(self.w.nodes, Ordering::Relaxed);
+        self.w.publish(self.ctx);
         self.w.root[..multipv]
             .iter()
             .map(|rm| Line {

@@ -3,7 +3,6 @@
 //! move.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
 use std::sync::mpsc::{Sender, channel};
 use std::time::Instant;
 
@@ -23,7 +22,7 @@ use super::score::report;
 use super::strength::Noise;
 use super::threads::Job;
 use super::time::TimeManager;
-use super::worker::{SearchContext, Worker};
+use super::worker::{Counts, SearchContext, Worker};
 
 /// What one `go` searches and under which limits.
 #[derive(Clone, Debug)]
@@ -51,7 +50,7 @@ struct Shared {
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
     time: TimeManager,
-    node_counts: Vec<AtomicU64>,
+    counts: Vec<Counts>,
     node_limit: u64,
     move_limit: u32,
     root_material: u32,
@@ -64,7 +63,7 @@ impl Shared {
             tt: &self.tt,
             control: &self.control,
             time: &self.time,
-            node_counts: &self.node_counts,
+            counts: &self.counts,
             node_limit: self.node_limit,
             move_limit: self.move_limit,
             root_material: self.root_material,
@@ -107,7 +106,7 @@ pub fn run(
     let shared = Arc::new(Shared {
         tt: Arc::clone(tt),
         control: Arc::clone(control),
-        node_counts: (0..=helpers.len()).map(|_| AtomicU64::new(0)).collect(),
+        counts: (0..=helpers.len()).map(|_| Counts::default()).collect(),
         node_limit: limits.nodes.unwrap_or(u64::MAX),
         move_limit: setup.move_limit,
         root_material: material(pos),
@@ -166,6 +165,7 @@ fn mated_info(tt: &TranspositionTable, time: &TimeManager) -> SearchInfo {
         wdl: Some([0, 0, 1000]),
         nodes: 0,
         nps: 0,
+        tbhits: None,
         hashfull: tt.hashfull(),
         time_ms: time.elapsed_ms(),
         pv: Vec::new(),

@@ -329,6 +329,7 @@ impl Worker {
             return None;
         }
         self.stats.count(Event::EgtbHit);
+        self.tb_hits += 1;
         Some(table_value(v, ply))
     }
 

@@ -34,6 +34,8 @@ pub struct SearchInfo {
     pub wdl: Option<[u32; 3]>,
     pub nodes: u64,
     pub nps: u64,
+    /// Positions the endgame tables answered; `None` without tables.
+    pub tbhits: Option<u64>,
     /// Permille of the hash table in use.
     pub hashfull: u32,
     pub time_ms: u64,

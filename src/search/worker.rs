@@ -54,8 +54,8 @@ pub struct SearchContext<'a> {
     pub tt: &'a TranspositionTable,
     pub control: &'a Control,
     pub time: &'a TimeManager,
-    /// Node counts each thread publishes as it polls.
-    pub node_counts: &'a [AtomicU64],
+    /// What each thread publishes as it polls.
+    pub counts: &'a [Counts],
     /// Stop after this many nodes (all threads together), `u64::MAX` for no limit.
     pub node_limit: u64,
     /// Plies without capture before a draw, 0 = off.
@@ -66,11 +66,26 @@ pub struct SearchContext<'a> {
     pub tables: Option<&'a Tablebase>,
 }
 
+/// One thread's published counts of its current search.
+#[derive(Default)]
+pub struct Counts {
+    pub nodes: AtomicU64,
+    /// Positions the endgame tables answered.
+    pub tb_hits: AtomicU64,
+}
+
 impl SearchContext<'_> {
     pub fn total_nodes(&self) -> u64 {
-        self.node_counts
+        self.counts
             .iter()
-            .map(|n| n.load(Ordering::Relaxed))
+            .map(|c| c.nodes.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    pub fn total_tb_hits(&self) -> u64 {
+        self.counts
+            .iter()
+            .map(|c| c.tb_hits.load(Ordering::Relaxed))
             .sum()
     }
 }
@@ -109,6 +124,8 @@ pub struct Worker {
     /// The tunable numbers this search runs with (`lmr` is computed from them).
     pub(super) params: Params,
     pub(super) nodes: u64,
+    /// Positions of this search the endgame tables answered.
+    pub(super) tb_hits: u64,
     pub(super) seldepth: usize,
     next_poll: u64,
     /// Set once a search has been told to stop; every node then returns at once.
@@ -156,6 +173,7 @@ impl Worker {
             lmr: reductions(&params),
             params,
             nodes: 0,
+            tb_hits: 0,
             seldepth: 0,
             next_poll: 0,
             aborted: false,
@@ -195,10 +213,18 @@ impl Worker {
         }
         self.stack[0].mv = Move::NULL;
         self.nodes = 0;
+        self.tb_hits = 0;
         self.seldepth = 0;
         self.next_poll = 0;
         self.aborted = false;
         self.abortable = self.id != 0;
+    }
+
+    /// Publishes this thread's counts for the others and the reports.
+    pub(super) fn publish(&self, ctx: &SearchContext) {
+        let c = &ctx.counts[self.id];
+        c.nodes.store(self.nodes, Ordering::Relaxed);
+        c.tb_hits.store(self.tb_hits, Ordering::Relaxed);
     }
 
     /// Counts a node and, every `POLL_INTERVAL` nodes, looks at the stop flag and (main thread)
@@ -219,7 +245,7 @@ impl Worker {
     fn poll(&mut self, ctx: &SearchContext) {
         let interval = POLL_INTERVAL.min(ctx.node_limit / 64 + 1);
         self.next_poll = self.nodes + interval;
-        ctx.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+        self.publish(ctx);
         if !self.abortable {
             return;
         }

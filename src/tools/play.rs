@@ -639,6 +639,7 @@ mod tests {
             wdl: Some([300, 500, 200]),
             nodes: 1000,
             nps: 250_000,
+            tbhits: None,
             hashfull: 0,
             time_ms: 4,
             pv: ["h2e2", "h9g7"]
