@@ -73,8 +73,8 @@ pub(super) struct Node {
     pub(super) tt_move: Move,
     /// The move a singular-extension test of this node leaves out (null otherwise).
     pub(super) excluded: Move,
-    /// The hash move is singular: it is searched a ply deeper.
-    pub(super) singular: bool,
+    /// Plies the hash move is searched deeper for being singular (0 when it is not).
+    pub(super) singular: i32,
 }
 
 /// A node's pruning of moves near the leaves, set up once per node.
@@ -196,8 +196,8 @@ struct Progress {
 /// What the singular-extension test found.
 enum Singular {
     No,
-    /// The hash move is forced.
-    Extend,
+    /// The hash move is forced: searched this many plies deeper.
+    Extend(i32),
     /// The node's result (0 once the search is aborted).
     Cut(i32),
 }
@@ -256,7 +256,7 @@ impl Worker {
             improving: !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval,
             tt_move,
             excluded,
-            singular: false,
+            singular: 0,
         };
         if let Some(v) = self.prune_early::<K>(ctx, &node, eval, beta) {
             return v;
@@ -268,7 +268,8 @@ impl Worker {
         }
         match self.singular::<K>(ctx, &node, tte, beta) {
             Singular::Cut(v) => return v,
-            found => node.singular = matches!(found, Singular::Extend),
+            Singular::Extend(plies) => node.singular = plies,
+            Singular::No => {}
         }
         let Some((best, best_move, searched)) = self.search_moves::<K>(ctx, &node, alpha, beta)
         else {
@@ -469,7 +470,14 @@ impl Worker {
             Singular::Cut(0)
         } else if v < singular_beta {
             self.stats.count(Event::SingularExtension);
-            Singular::Extend
+            // Far below the hash move, outside the principal variation: two plies.
+            Singular::Extend(
+                if !K::PV && v < singular_beta - self.params.double_ext_margin {
+                    2
+                } else {
+                    1
+                },
+            )
         } else if singular_beta >= beta {
             self.stats.count(Event::SingularCutoff);
             Singular::Cut(singular_beta)
@@ -625,8 +633,12 @@ impl Worker {
         if check_extension {
             self.stats.count(Event::CheckExtension);
         }
-        let extension =
-            i32::from(check_extension || (may_extend && node.singular && m == node.tt_move));
+        let singular = if may_extend && m == node.tt_move {
+            node.singular
+        } else {
+            0
+        };
+        let extension = singular.max(i32::from(check_extension));
         let new_depth = depth - 1 + extension;
         let score = if done.searched == 0 {
             -self.search::<K::FirstChild>(ctx, -beta, -alpha, new_depth, ply + 1)

@@ -72,6 +72,9 @@ params! {
     /// Singular extension: least depth, and the margin below the hash score per ply.
     singular_depth: 8, 5, 12, 1;
     singular_margin: 2, 1, 5, 1;
+    /// Double extension: how far below the singular test's bound a non-PV hash move's
+    /// alternatives must stay for it to be searched two plies deeper.
+    double_ext_margin: 20, 0, 100, 5;
     /// Check extension: the least SEE of a checking move that is extended (a check that
     /// loses more material only spends depth), and the least depth of a node whose checks
     /// are extended.

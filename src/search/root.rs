@@ -89,7 +89,7 @@ impl Worker {
             improving: false,
             tt_move: Move::NULL,
             excluded: Move::NULL,
-            singular: false,
+            singular: 0,
         };
         if self.search_moves::<Root>(ctx, &node, alpha, beta).is_some() {
             self.root[first..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
