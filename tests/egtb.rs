@@ -208,13 +208,17 @@ fn think(e: &mut Engine, fen: &str, go: &str) -> Vec<String> {
 
 /// The `score mate N` of an info line, if it has one.
 fn mate_of(line: &str) -> Option<i64> {
-    let rest = line.split(" score mate ").nth(1)?;
-    rest.split(' ').next()?.parse().ok()
+    number_after(line, "score mate")
 }
 
 /// The `tbhits` count of an info line, if it has one.
 fn tbhits_of(line: &str) -> Option<u64> {
-    let rest = line.split(" tbhits ").nth(1)?;
+    number_after(line, "tbhits")
+}
+
+/// The number that follows the words `key` in an info line.
+fn number_after<T: std::str::FromStr>(line: &str, key: &str) -> Option<T> {
+    let rest = line.split(&format!(" {key} ")).nth(1)?;
     rest.split(' ').next()?.parse().ok()
 }
 
