@@ -76,6 +76,7 @@ impl Worker {
             if in_check {
                 // Two quiet evasions tried and not mated: the rest will not do better.
                 if best > -DECISIVE && quiet_evasions >= 2 {
+                    self.stats.count(Event::EvasionsCut);
                     break;
                 }
                 quiet_evasions += usize::from(!self.pos.is_capture(m));
@@ -85,7 +86,7 @@ impl Worker {
             {
                 // Only the first two captures by order, but recaptures and checks.
                 if legal > 2 {
-                    self.stats.count(Event::DeltaPruned);
+                    self.stats.count(Event::LateCapturePruned);
                     continue;
                 }
                 // Delta pruning: even winning this piece for free would not reach alpha.
@@ -96,7 +97,7 @@ impl Worker {
                 }
                 // Standing pat is well short of alpha: only captures that win material.
                 if futility_base <= alpha && !see_ge(&self.pos, m, 1) {
-                    self.stats.count(Event::DeltaPruned);
+                    self.stats.count(Event::QsFutilityPruned);
                     best = best.max(futility_base);
                     continue;
                 }
