@@ -621,8 +621,8 @@ impl Worker {
         beta: i32,
     ) -> i32 {
         let (m, depth, ply, alpha) = (c.mv, node.depth, node.ply, done.alpha);
-        let may_extend = (ply as i32) < 2 * self.root_depth;
-        let may_extend_check = may_extend && depth >= self.params.check_ext_depth;
+        let may_extend_check =
+            (ply as i32) < 2 * self.root_depth && depth >= self.params.check_ext_depth;
         // Only a check that does not lose material is extended, at a deep enough node; SEE only
         // where a check may be.
         let safe_check = may_extend_check
@@ -633,11 +633,8 @@ impl Worker {
         if check_extension {
             self.stats.count(Event::CheckExtension);
         }
-        let singular = if may_extend && m == node.tt_move {
-            node.singular
-        } else {
-            0
-        };
+        // The singular test ran only where extensions are allowed (0 elsewhere).
+        let singular = if m == node.tt_move { node.singular } else { 0 };
         let extension = singular.max(i32::from(check_extension));
         let new_depth = depth - 1 + extension;
         let score = if done.searched == 0 {
