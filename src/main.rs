@@ -244,14 +244,19 @@ fn train(a: TrainArgs) -> std::io::Result<()> {
         out: a.out,
         progress: true,
     };
+    let results_alone = Target {
+        lambda: 1.0,
+        ..cfg.target
+    };
     eprintln!(
-        "held-out loss of the hand-written evaluation: {:.6}",
-        hand_written_loss(&holdout, cfg.target)
+        "held-out loss of the hand-written evaluation: {:.6} (results alone {:.6})",
+        hand_written_loss(&holdout, cfg.target),
+        hand_written_loss(&holdout, results_alone)
     );
     let p = train(&cfg, train_set, &holdout, &mut |r| {
         eprintln!(
-            "epoch {:3}  train loss {:.6}  held-out loss {:.6}  {:.0} positions/s",
-            r.epoch, r.train_loss, r.holdout_loss, r.positions_per_second
+            "epoch {:3}  train loss {:.6}  held-out loss {:.6} (results alone {:.6})  {:.0} positions/s",
+            r.epoch, r.train_loss, r.holdout_loss, r.holdout_result_loss, r.positions_per_second
         )
     })?;
     eprintln!(

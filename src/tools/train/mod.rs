@@ -46,6 +46,8 @@ pub struct EpochReport {
     pub epoch: usize,
     pub train_loss: f64,
     pub holdout_loss: f64,
+    /// Held-out loss against the game results alone: comparable between runs of any `lambda`.
+    pub holdout_result_loss: f64,
     pub positions_per_second: f64,
 }
 
@@ -249,6 +251,14 @@ pub fn train(
             epoch,
             train_loss: sum / train.len().max(1) as f64,
             holdout_loss: mean_loss(&p, holdout, cfg.target),
+            holdout_result_loss: mean_loss(
+                &p,
+                holdout,
+                Target {
+                    lambda: 1.0,
+                    ..cfg.target
+                },
+            ),
             positions_per_second: train.len() as f64 / began.elapsed().as_secs_f64().max(1e-9),
         };
         bar.set_message(format!(
@@ -272,7 +282,7 @@ mod tests {
     use super::*;
     use crate::board::Position;
     use crate::eval::nnue::accumulator::Accumulator;
-    use crate::eval::nnue::features::{KING_BUCKETS, OUTPUT_BUCKETS};
+    use crate::eval::nnue::features::{FEATURES, KING_BUCKETS, OUTPUT_BUCKETS};
     use crate::eval::nnue::simd::Kernel;
     use crate::rules::GameResult;
 
@@ -382,6 +392,26 @@ mod tests {
     }
 
     #[test]
+    fn a_bucketed_net_keeps_each_block_plus_the_factor_within_the_clip() {
+        let shape = shapes()[1];
+        let mut p = Params::random(3, shape);
+        let (factor, ft_bias) = (p.factor(), p.ft_bias());
+        assert_eq!(ft_bias - factor, FEATURES * shape.hidden);
+        p.w[factor..ft_bias].fill(0.8);
+        p.w[..factor].fill(0.5);
+        p.w[0] = -2.0;
+        p.clip();
+        let folded = |i: usize| p.w[i] + p.w[factor + i % (ft_bias - factor)];
+        assert!((folded(1) - model::FT_WEIGHT_CLIP).abs() < 1e-6);
+        assert!((folded(0) + model::FT_WEIGHT_CLIP).abs() < 1e-6);
+        assert!((0..factor).all(|i| folded(i).abs() <= model::FT_WEIGHT_CLIP + 1e-6));
+        let net = p.quantise();
+        let top = (model::FT_WEIGHT_CLIP * crate::eval::nnue::network::QFT as f32).round() as i16;
+        assert_eq!(net.ft_weights.len(), factor);
+        assert_eq!((net.ft_weights[0], net.ft_weights[factor - 1]), (-top, top));
+    }
+
+    #[test]
     fn the_quantised_net_matches_the_float_net() {
         for shape in shapes() {
             let mut p = Params::random(4, shape);
@@ -390,6 +420,11 @@ mod tests {
             let mut rng = Rng::new(2);
             for b in &mut p.w[ft_bias..head] {
                 *b = (rng.below(1000) as f32 / 1000.0) * 0.5;
+            }
+            // A bucketed net's factor, which the quantised net folds into every block.
+            let (factor, mut draw) = (p.factor(), Rng::new(3));
+            for w in &mut p.w[factor..ft_bias] {
+                *w = (draw.below(2001) as f32 / 1000.0 - 1.0) * 0.05;
             }
             // Output weights of a trained net's size, and output biases that tell the
             // layers apart. Dense layers keep their random start, whose units are live, with

@@ -35,11 +35,20 @@ pub struct Shape {
 }
 
 impl Shape {
+    /// Rows of feature weights the trainer keeps: a block per king bucket and, in a bucketed
+    /// net, one more block shared by all (the factor), which every block's feature also reads.
+    /// The factor learns what a piece on a point is worth wherever the king stands, so that
+    /// each bucket only learns its difference; the quantised net folds it into every block.
+    pub const fn feature_rows(self) -> usize {
+        let factor = if self.king_buckets > 1 { 1 } else { 0 };
+        (self.king_buckets + factor) * FEATURES
+    }
+
     /// The length of the parameters of a net of this shape.
     pub const fn param_count(self) -> usize {
         let h = self.hidden;
         let (weights, biases) = head_len(h, self.dense);
-        self.king_buckets * FEATURES * h + h + self.out_buckets * (weights + biases)
+        self.feature_rows() * h + h + self.out_buckets * (weights + biases)
     }
 }
 
@@ -55,9 +64,9 @@ pub struct DenseAt {
 }
 
 /// Parameters (or their gradients, or Adam's moments) of a net of `shape`: one flat vector,
-/// laid out as the net's file lays out its payload: the feature weights (`king_buckets ×
-/// FEATURES` rows of `hidden`), the hidden biases, the head's weights for every output layer,
-/// then the head's biases (see `network`).
+/// laid out as the net's file lays out its payload but for the factor block: the feature
+/// weights (`Shape::feature_rows` rows of `hidden`, the factor's last), the hidden biases, the
+/// head's weights for every output layer, then the head's biases (see `network`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
     pub w: Vec<f32>,
@@ -74,6 +83,11 @@ impl Params {
 
     /// Where the hidden biases start.
     pub fn ft_bias(&self) -> usize {
+        self.shape.feature_rows() * self.shape.hidden
+    }
+
+    /// Where the factor block starts (the hidden biases' start in an unbucketed net).
+    pub fn factor(&self) -> usize {
         self.shape.king_buckets * FEATURES * self.shape.hidden
     }
 
@@ -91,6 +105,13 @@ impl Params {
     fn row(&self, f: u16) -> std::ops::Range<usize> {
         let h = self.shape.hidden;
         f as usize * h..(f as usize + 1) * h
+    }
+
+    /// The rows feature `f` reads: its own and, in a bucketed net, the factor's.
+    fn rows(&self, f: u16) -> impl Iterator<Item = std::ops::Range<usize>> {
+        let shared = (self.shape.king_buckets > 1)
+            .then(|| self.row((self.shape.king_buckets * FEATURES + f as usize % FEATURES) as u16));
+        std::iter::once(self.row(f)).chain(shared)
     }
 
     /// Where output layer `bucket`'s weights start, in a net without dense layers.
@@ -120,8 +141,9 @@ impl Params {
         let mut uniform =
             |r: f32| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 * r - r;
         let mut p = Params::zeros(shape);
-        let (ft_bias, head, head_bias) = (p.ft_bias(), p.head(), p.head_bias());
-        for w in &mut p.w[..ft_bias] {
+        let (factor, head, head_bias) = (p.factor(), p.head(), p.head_bias());
+        // The factor starts at zero: each block's sums start as an unfactored net's.
+        for w in &mut p.w[..factor] {
             *w = uniform(0.1);
         }
         if !shape.dense {
@@ -160,16 +182,30 @@ impl Params {
         })
     }
 
-    /// Keeps the weights where the integer net can hold them.
+    /// Keeps the weights where the integer net can hold them: a block's weight plus the
+    /// factor's, too.
     pub fn clip(&mut self) {
-        let (ft_bias, head, head_bias) = (self.ft_bias(), self.head(), self.head_bias());
+        let (factor, ft_bias, head, head_bias) =
+            (self.factor(), self.ft_bias(), self.head(), self.head_bias());
         let head_clip = if self.shape.dense {
             DENSE_WEIGHT_CLIP
         } else {
             OUT_WEIGHT_CLIP
         };
-        for w in &mut self.w[..ft_bias] {
+        for w in &mut self.w[factor..ft_bias] {
             *w = w.clamp(-FT_WEIGHT_CLIP, FT_WEIGHT_CLIP);
+        }
+        let (blocks, shared) = self.w[..ft_bias].split_at_mut(factor);
+        if shared.is_empty() {
+            for w in blocks {
+                *w = w.clamp(-FT_WEIGHT_CLIP, FT_WEIGHT_CLIP);
+            }
+        } else {
+            for block in blocks.chunks_exact_mut(shared.len()) {
+                for (w, s) in block.iter_mut().zip(shared.iter()) {
+                    *w = w.clamp(-FT_WEIGHT_CLIP - s, FT_WEIGHT_CLIP - s);
+                }
+            }
         }
         for b in &mut self.w[ft_bias..head] {
             *b = b.clamp(-BIAS_CLIP, BIAS_CLIP);
@@ -214,10 +250,24 @@ impl Params {
                 bias: wides(head_bias, self.w.len(), QA * QB, i32::MAX),
             }
         };
+        // Every block's weights with the factor folded in.
+        let (factor, block) = (self.factor(), FEATURES * self.shape.hidden);
+        let ft_weights = self.w[..factor]
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                let shared = if factor < ft_bias {
+                    self.w[factor + i % block]
+                } else {
+                    0.0
+                };
+                q(&(w + shared), QFT, i16::MAX.into())
+            })
+            .collect();
         Network {
             buckets: self.shape.king_buckets,
             hidden: self.shape.hidden,
-            ft_weights: words(0, ft_bias, QFT, i16::MAX),
+            ft_weights,
             ft_bias: words(ft_bias, head, QFT, i16::MAX),
             out_buckets: self.shape.out_buckets,
             head: layers,
@@ -270,8 +320,10 @@ impl Active {
 fn accumulate(p: &Params, features: &[u16], acc: &mut [f32]) {
     acc.copy_from_slice(&p.w[p.ft_bias()..p.head()]);
     for &f in features {
-        for (a, w) in acc.iter_mut().zip(&p.w[p.row(f)]) {
-            *a += w;
+        for row in p.rows(f) {
+            for (a, w) in acc.iter_mut().zip(&p.w[row]) {
+                *a += w;
+            }
         }
     }
 }
@@ -413,8 +465,10 @@ pub fn backward(p: &Params, a: &Active, target: f32, k: f32, grad: &mut Params) 
             *b += d;
         }
         for &f in feats {
-            for (r, d) in grad.w[p.row(f)].iter_mut().zip(d) {
-                *r += d;
+            for row in p.rows(f) {
+                for (r, d) in grad.w[row].iter_mut().zip(d) {
+                    *r += d;
+                }
             }
         }
     }
