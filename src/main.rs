@@ -244,14 +244,10 @@ fn train(a: TrainArgs) -> std::io::Result<()> {
         out: a.out,
         progress: true,
     };
-    let results_alone = Target {
-        lambda: 1.0,
-        ..cfg.target
-    };
     eprintln!(
         "held-out loss of the hand-written evaluation: {:.6} (results alone {:.6})",
         hand_written_loss(&holdout, cfg.target),
-        hand_written_loss(&holdout, results_alone)
+        hand_written_loss(&holdout, cfg.target.results_alone())
     );
     let p = train(&cfg, train_set, &holdout, &mut |r| {
         eprintln!(

@@ -251,14 +251,7 @@ pub fn train(
             epoch,
             train_loss: sum / train.len().max(1) as f64,
             holdout_loss: mean_loss(&p, holdout, cfg.target),
-            holdout_result_loss: mean_loss(
-                &p,
-                holdout,
-                Target {
-                    lambda: 1.0,
-                    ..cfg.target
-                },
-            ),
+            holdout_result_loss: mean_loss(&p, holdout, cfg.target.results_alone()),
             positions_per_second: train.len() as f64 / began.elapsed().as_secs_f64().max(1e-9),
         };
         bar.set_message(format!(

@@ -40,8 +40,12 @@ impl Shape {
     /// The factor learns what a piece on a point is worth wherever the king stands, so that
     /// each bucket only learns its difference; the quantised net folds it into every block.
     pub const fn feature_rows(self) -> usize {
-        let factor = if self.king_buckets > 1 { 1 } else { 0 };
-        (self.king_buckets + factor) * FEATURES
+        (self.king_buckets + self.factored() as usize) * FEATURES
+    }
+
+    /// Whether the trainer keeps a factor block: in a king-bucketed net.
+    pub const fn factored(self) -> bool {
+        self.king_buckets > 1
     }
 
     /// The length of the parameters of a net of this shape.
@@ -109,7 +113,9 @@ impl Params {
 
     /// The rows feature `f` reads: its own and, in a bucketed net, the factor's.
     fn rows(&self, f: u16) -> impl Iterator<Item = std::ops::Range<usize>> {
-        let shared = (self.shape.king_buckets > 1)
+        let shared = self
+            .shape
+            .factored()
             .then(|| self.row((self.shape.king_buckets * FEATURES + f as usize % FEATURES) as u16));
         std::iter::once(self.row(f)).chain(shared)
     }
@@ -196,16 +202,9 @@ impl Params {
             *w = w.clamp(-FT_WEIGHT_CLIP, FT_WEIGHT_CLIP);
         }
         let (blocks, shared) = self.w[..ft_bias].split_at_mut(factor);
-        if shared.is_empty() {
-            for w in blocks {
-                *w = w.clamp(-FT_WEIGHT_CLIP, FT_WEIGHT_CLIP);
-            }
-        } else {
-            for block in blocks.chunks_exact_mut(shared.len()) {
-                for (w, s) in block.iter_mut().zip(shared.iter()) {
-                    *w = w.clamp(-FT_WEIGHT_CLIP - s, FT_WEIGHT_CLIP - s);
-                }
-            }
+        for (i, w) in blocks.iter_mut().enumerate() {
+            let s = shared_weight(shared, i);
+            *w = w.clamp(-FT_WEIGHT_CLIP - s, FT_WEIGHT_CLIP - s);
         }
         for b in &mut self.w[ft_bias..head] {
             *b = b.clamp(-BIAS_CLIP, BIAS_CLIP);
@@ -251,18 +250,11 @@ impl Params {
             }
         };
         // Every block's weights with the factor folded in.
-        let (factor, block) = (self.factor(), FEATURES * self.shape.hidden);
-        let ft_weights = self.w[..factor]
+        let (blocks, shared) = self.w[..ft_bias].split_at(self.factor());
+        let ft_weights = blocks
             .iter()
             .enumerate()
-            .map(|(i, w)| {
-                let shared = if factor < ft_bias {
-                    self.w[factor + i % block]
-                } else {
-                    0.0
-                };
-                q(&(w + shared), QFT, i16::MAX.into())
-            })
+            .map(|(i, w)| q(&(w + shared_weight(shared, i)), QFT, i16::MAX.into()))
             .collect();
         Network {
             buckets: self.shape.king_buckets,
@@ -272,6 +264,16 @@ impl Params {
             out_buckets: self.shape.out_buckets,
             head: layers,
         }
+    }
+}
+
+/// The factor's weight that the `i`-th feature weight of any block reads (`shared`: the factor
+/// block, empty in an unbucketed net, which reads none).
+fn shared_weight(shared: &[f32], i: usize) -> f32 {
+    if shared.is_empty() {
+        0.0
+    } else {
+        shared[i % shared.len()]
     }
 }
 
@@ -437,6 +439,15 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 impl Target {
+    /// The same target with the game result's weight 1: a loss that compares runs of any
+    /// `lambda`.
+    pub fn results_alone(self) -> Target {
+        Target {
+            lambda: 1.0,
+            ..self
+        }
+    }
+
     pub fn of(&self, r: &Record) -> f32 {
         self.lambda * r.stm_result() + (1.0 - self.lambda) * sigmoid(r.score() as f32 / self.k)
     }
