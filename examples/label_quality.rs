@@ -3,10 +3,13 @@
 //! the depth reached and how far the scores lie from the reference's (centipawns and win
 //! chance at the trainer's scale, K = 400), and how often the best move agrees.
 //!
-//!     cargo run --release --example label_quality -- DATA.bin [POSITIONS] [REFERENCE_NODES] [BUDGET…]
+//!     cargo run --release --example label_quality -- [--warm N] DATA.bin [POSITIONS] [REFERENCE_NODES] [BUDGET…]
 //!
 //! A budget is `HARD` or `HARD/SOFT` nodes (datagen's `--nodes` and `--soft-nodes`); the
 //! defaults are 300 positions, 200,000 reference nodes and 5000 5000/3000 5000/2500 5000/2000.
+//! Each search starts from an empty table, unless `--warm N`: then the table first holds the
+//! searches, under the same budget, of the up to N positions the file keeps before it from the
+//! same game, as a datagen game's table holds its earlier moves' searches.
 
 use std::sync::{Arc, Mutex};
 
@@ -52,7 +55,18 @@ fn win_chance(cp: i32) -> f64 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let warm: usize = match args.iter().position(|a| a == "--warm") {
+        Some(i) => {
+            let n = args
+                .get(i + 1)
+                .and_then(|s| s.parse().ok())
+                .expect("--warm N");
+            args.drain(i..i + 2);
+            n
+        }
+        None => 0,
+    };
     let Some(path) = args.first() else {
         eprintln!("usage: label_quality DATA.bin [POSITIONS] [REFERENCE_NODES] [BUDGET…]");
         std::process::exit(2);
@@ -77,17 +91,29 @@ fn main() {
     };
     let records = read_records(path.as_ref()).expect("a datagen file");
     let step = (records.len() / count.max(1)).max(1);
-    let positions: Vec<_> = records
-        .iter()
+    // Each position with the positions its game kept before it (up to `warm`), oldest first.
+    let positions: Vec<Vec<chuhan::Position>> = (0..records.len())
         .step_by(step)
         .take(count)
-        .map(|r| r.position())
+        .map(|i| {
+            let mut first = i;
+            while first > 0
+                && i - first < warm
+                && records[first - 1].ply() < records[first].ply()
+                && records[first - 1].ply() + 4 >= records[first].ply()
+            {
+                first -= 1;
+            }
+            records[first..=i].iter().map(|r| r.position()).collect()
+        })
         .collect();
 
     let keep = Arc::new(Keep::default());
     let mut engine = Engine::in_process(keep.clone(), 8, 0, Some(default_net()), Params::default());
-    let mut search = |pos: &chuhan::Position, limits: Limits| {
-        engine.clear_hash();
+    let mut search = |pos: &chuhan::Position, limits: Limits, clear: bool| {
+        if clear {
+            engine.clear_hash();
+        }
         *keep.0.lock().unwrap() = Found::default();
         engine.set_game(GameRecord::new(pos.clone()));
         engine.go(limits);
@@ -98,23 +124,26 @@ fn main() {
     let mut sums = vec![[0f64; 5]; budgets.len()];
     // Per position and budget, the win chance error: for paired comparisons with the first.
     let mut errors: Vec<Vec<f64>> = vec![Vec::new(); budgets.len()];
-    for pos in &positions {
+    for line in &positions {
+        let (pos, before) = line.split_last().expect("a position");
         let truth = search(
             pos,
             Limits {
                 nodes: Some(reference),
                 ..Limits::default()
             },
+            true,
         );
         for ((sum, errs), &(hard, soft)) in sums.iter_mut().zip(&mut errors).zip(&budgets) {
-            let f = search(
-                pos,
-                Limits {
-                    nodes: Some(hard),
-                    soft_nodes: soft,
-                    ..Limits::default()
-                },
-            );
+            let limits = Limits {
+                nodes: Some(hard),
+                soft_nodes: soft,
+                ..Limits::default()
+            };
+            for (k, p) in before.iter().enumerate() {
+                search(p, limits.clone(), k == 0);
+            }
+            let f = search(pos, limits, before.is_empty());
             sum[0] += f.nodes as f64;
             sum[1] += f64::from(f.depth);
             sum[2] += f64::from((f.score - truth.score).abs());
@@ -126,7 +155,7 @@ fn main() {
     }
     let n = positions.len() as f64;
     println!(
-        "{} positions of {path}, reference {reference} nodes",
+        "{} positions of {path}, reference {reference} nodes, warmed by up to {warm} earlier positions",
         positions.len()
     );
     println!("budget        nodes   depth  |cp err|  |win err|  same move  win err - first's (SE)");
