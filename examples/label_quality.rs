@@ -68,7 +68,9 @@ fn main() {
         None => 0,
     };
     let Some(path) = args.first() else {
-        eprintln!("usage: label_quality DATA.bin [POSITIONS] [REFERENCE_NODES] [BUDGET…]");
+        eprintln!(
+            "usage: label_quality [--warm N] DATA.bin [POSITIONS] [REFERENCE_NODES] [BUDGET…]"
+        );
         std::process::exit(2);
     };
     let count: usize = args.get(1).map_or(300, |s| s.parse().expect("positions"));
@@ -125,7 +127,7 @@ fn main() {
     // Per position and budget, the win chance error: for paired comparisons with the first.
     let mut errors: Vec<Vec<f64>> = vec![Vec::new(); budgets.len()];
     for line in &positions {
-        let (pos, before) = line.split_last().expect("a position");
+        let pos = line.last().expect("a position");
         let truth = search(
             pos,
             Limits {
@@ -140,10 +142,11 @@ fn main() {
                 soft_nodes: soft,
                 ..Limits::default()
             };
-            for (k, p) in before.iter().enumerate() {
-                search(p, limits.clone(), k == 0);
+            // The game's earlier positions warm the table; the last search is the label's.
+            let mut f = Found::default();
+            for (k, p) in line.iter().enumerate() {
+                f = search(p, limits.clone(), k == 0);
             }
-            let f = search(pos, limits, before.is_empty());
             sum[0] += f.nodes as f64;
             sum[1] += f64::from(f.depth);
             sum[2] += f64::from((f.score - truth.score).abs());
