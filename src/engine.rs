@@ -792,6 +792,18 @@ mod tests {
         assert!((20_000..=20_000 + 20_000 / 32).contains(&nodes), "{nodes}");
     }
 
+    /// The node counts at the ends of a search's completed iterations.
+    fn iteration_nodes(infos: &[SearchInfo]) -> Vec<u64> {
+        let mut done: Vec<u64> = infos
+            .iter()
+            .filter(|i| i.bound == Bound::Exact)
+            .map(|i| i.nodes)
+            .collect();
+        // The search's final report repeats its last iteration.
+        done.dedup();
+        done
+    }
+
     #[test]
     fn soft_node_limit_ends_the_search_after_the_iteration_that_passes_it() {
         let _serial = serial();
@@ -806,17 +818,40 @@ mod tests {
                 ..Limits::default()
             },
         );
-        let mut done: Vec<u64> = infos
-            .iter()
-            .filter(|i| i.bound == Bound::Exact)
-            .map(|i| i.nodes)
-            .collect();
-        // The search's final report repeats its last iteration.
-        done.dedup();
+        let done = iteration_nodes(&infos);
         let (last, earlier) = done.split_last().unwrap();
         assert!(earlier.iter().all(|&n| n < soft), "{done:?}");
         assert!((soft..hard).contains(last), "{done:?}");
         assert!(best.best.is_some());
+    }
+
+    /// The lower soft limit ends a search whose best move captures or checks (a free rook, a
+    /// king in reach here), and not one whose best move is quiet (the start position).
+    #[test]
+    fn unquiet_soft_limit_stops_only_a_search_whose_best_move_is_not_quiet() {
+        let _serial = serial();
+        let (mut e, rx) = engine();
+        let (unquiet, soft, hard) = (2_000, 20_000, 1_000_000);
+        let limits = Limits {
+            nodes: Some(hard),
+            soft_nodes: Some(soft),
+            soft_nodes_unquiet: Some(unquiet),
+            ..Limits::default()
+        };
+        set_fen(&mut e, "3k5/9/9/9/9/9/9/r8/9/R3K4 w - - 0 1");
+        let (infos, best) = search(&mut e, &rx, limits.clone());
+        assert!(!e.position().is_quiet_with(best.best.unwrap()));
+        let done = iteration_nodes(&infos);
+        let (last, earlier) = done.split_last().unwrap();
+        assert!(earlier.iter().all(|&n| n < unquiet), "{done:?}");
+        assert!((unquiet..soft).contains(last), "{done:?}");
+
+        e.new_game();
+        e.set_game(GameRecord::new(Position::startpos()));
+        let (infos, best) = search(&mut e, &rx, limits);
+        assert!(e.position().is_quiet_with(best.best.unwrap()));
+        let done = iteration_nodes(&infos);
+        assert!(done.last().unwrap() >= &soft, "{done:?}");
     }
 
     /// Waits for an info of `depth` (the search has reached it), then checks no best move came.

@@ -289,6 +289,10 @@ struct DatagenArgs {
     /// the nodes of an iteration that would not finish are saved (default: off).
     #[arg(long)]
     soft_nodes: Option<u64>,
+    /// A lower soft limit for the positions the data does not keep (in check, or a capture or a
+    /// check found best) (default: off).
+    #[arg(long)]
+    soft_nodes_unquiet: Option<u64>,
     /// Openings walked out of this book (ElephantEye's BOOK.DAT format, `chuhan book build`)
     /// by weight before the random plies.
     #[arg(long)]
@@ -385,6 +389,7 @@ fn datagen(a: DatagenArgs) -> std::io::Result<()> {
             limits: chuhan::search::Limits {
                 nodes: Some(a.nodes.max(1)),
                 soft_nodes: a.soft_nodes,
+                soft_nodes_unquiet: a.soft_nodes_unquiet,
                 ..Default::default()
             },
             book: match &a.book {

@@ -191,6 +191,13 @@ impl Position {
         (z.from & bit(m.from())) | (z.to & bit(m.to())) != 0
     }
 
+    /// Whether the side to move is out of check and `m` (legal) neither captures nor gives
+    /// check: a quiet position and move, whose search score is a training label.
+    #[inline]
+    pub fn is_quiet_with(&self, m: Move) -> bool {
+        !self.in_check() && !self.is_capture(m) && !self.gives_check(m)
+    }
+
     /// Whether the move, known to be legal, gives check to the opponent: the table test first,
     /// the trial move only where it allows a check.
     #[inline]

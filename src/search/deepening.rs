@@ -219,7 +219,8 @@ impl Deepening<'_, '_> {
 
     /// The main thread, after a completed iteration: stores the root's result, reports the
     /// lines (all of them early, then throttled) and says whether to stop: a mate asked for
-    /// is found, the only move is known, or a soft limit (time or nodes) is reached.
+    /// is found, the only move is known, or a soft limit (time or nodes, or the lower node
+    /// limit of a position whose best move so far is not quiet) is reached.
     fn finished(&mut self, lines: &[Line], depth: i32) -> bool {
         let Some(reporter) = self.reporter else {
             return false;
@@ -251,6 +252,9 @@ impl Deepening<'_, '_> {
         mate_found
             || only_move
             || limits.soft_nodes.is_some_and(|n| ctx.total_nodes() >= n)
+            || limits
+                .soft_nodes_unquiet
+                .is_some_and(|n| ctx.total_nodes() >= n && !self.w.pos.is_quiet_with(root[0].mv))
             || ctx
                 .time
                 .soft_limit_reached(ctx.control, stability, Instant::now())

@@ -21,6 +21,10 @@ pub struct Limits {
     /// No new iteration once this many nodes are searched (`nodes` stays the hard limit): the
     /// nodes an unfinished last iteration would waste are saved.
     pub soft_nodes: Option<u64>,
+    /// A lower `soft_nodes` for a root whose result training data does not keep (the side to
+    /// move is in check, or the best move so far captures or gives check): datagen's nodes go
+    /// to the labels it keeps.
+    pub soft_nodes_unquiet: Option<u64>,
     /// Search for a mate in this many moves.
     pub mate: Option<u32>,
     pub infinite: bool,

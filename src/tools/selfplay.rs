@@ -245,7 +245,7 @@ pub fn play_game(cfg: &SelfPlayConfig, seed: u64, index: u64) -> PlayedGame {
             },
             depth,
             best,
-            quiet: !pos.in_check() && !pos.is_capture(best) && !pos.gives_check(best),
+            quiet: pos.is_quiet_with(best),
             pos: pos.clone(),
         });
         rec.push(best);

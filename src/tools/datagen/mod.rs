@@ -4,10 +4,10 @@
 //! only on the run's seed and its index (`tools::selfplay`). Positions are written in game
 //! order in the 32-byte format of `record`, appended to the output file. Kept: every searched
 //! position that is quiet (not in check, best move neither a capture nor a check) with a
-//! centipawn score. A run can stop at any time and go on: `<out>.progress` records the seed,
-//! the settings, the games written and the file length after them; a run with the same seed
-//! and settings cuts any partial game off and goes on from there, one with another seed appends
-//! after what is there.
+//! centipawn score (`--soft-nodes-unquiet` spends fewer nodes on the others). A run can stop
+//! at any time and go on: `<out>.progress` records the seed, the settings, the games written
+//! and the file length after them; a run with the same seed and settings cuts any partial game
+//! off and goes on from there, one with another seed appends after what is there.
 //!
 //! A run can be split over machines: `--shard K/N` plays the K-th of N contiguous ranges of the
 //! run's games (the same seeds, so the same games), and [`merge`] joins the shards' files, in
@@ -100,12 +100,16 @@ impl DatagenSummary {
 fn settings_key(cfg: &DatagenConfig) -> String {
     let sp = &cfg.selfplay;
     format!(
-        "nodes={:?}{} depth={:?}{} opening={}-{} check={:?} adjudication={:?} move_limit={} search_move_limit={} max_plies={}{}",
+        "nodes={:?}{}{} depth={:?}{} opening={}-{} check={:?} adjudication={:?} move_limit={} search_move_limit={} max_plies={}{}",
         sp.limits.nodes,
         // Runs without a soft limit keep the key earlier runs wrote.
         sp.limits
             .soft_nodes
             .map_or(String::new(), |n| format!(" soft_nodes={n}")),
+        // Runs without it keep the key earlier runs wrote.
+        sp.limits
+            .soft_nodes_unquiet
+            .map_or(String::new(), |n| format!(" soft_nodes_unquiet={n}")),
         sp.limits.depth,
         // Runs without a book keep the key earlier runs wrote.
         sp.book.as_ref().map_or(String::new(), |w| format!(
