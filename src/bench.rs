@@ -133,6 +133,30 @@ mod tests {
     }
 
     #[test]
+    fn quiescence_prunings_follow_their_parameters() {
+        use crate::search::stats::Event;
+        let net = Some(crate::eval::nnue::default_net());
+        let on = bench(8, net.clone(), Params::default());
+        let off = bench(
+            8,
+            net,
+            Params {
+                qs_move_limit: 64,
+                qs_quiet_evasions: 64,
+                ..Params::default()
+            },
+        );
+        let (a, b) = (&on.stats, &off.stats);
+        assert!(a.get(Event::LateCapturePruned) > 0 && a.get(Event::EvasionsCut) > 0);
+        assert_eq!(
+            b.get(Event::LateCapturePruned) + b.get(Event::EvasionsCut),
+            0
+        );
+        // Without them quiescence searches more of its nodes' moves.
+        assert!(b.get(Event::QNode) > a.get(Event::QNode));
+    }
+
+    #[test]
     fn bench_positions_are_valid_and_playable() {
         let mut n = 0;
         for fen in bench_fens() {

@@ -104,8 +104,15 @@ params! {
     history_lmr_divisor: 8000, 4000, 16000, 500;
     /// Late move reductions: plies more at an expected cut node.
     lmr_cut_node: 1, 0, 4, 1;
-    /// Quiescence delta pruning margin.
+    /// Quiescence delta pruning margin, and the margin above the static evaluation below
+    /// which only captures that win material are tried.
     delta_margin: 150, 50, 400, 15;
+    qs_futility_margin: 45, 0, 200, 10;
+    /// Quiescence out of check: moves tried before the later captures are pruned (recaptures
+    /// and checks excepted); in check: quiet evasions tried before the rest are cut, once a
+    /// line is not mated.
+    qs_move_limit: 2, 1, 64, 1;
+    qs_quiet_evasions: 2, 1, 64, 1;
     /// History bonus of a cutoff: per ply of depth, less an offset, at most this.
     history_bonus_per_ply: 300, 100, 600, 25;
     history_bonus_offset: 250, 0, 600, 25;

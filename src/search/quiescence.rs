@@ -6,7 +6,8 @@ use crate::eval::piece_value;
 
 use super::node::{result_bound, tt_cutoff};
 use super::picker::MovePicker;
-use super::score::{INFINITE, mated_in, to_tt};
+use super::score::{DECISIVE, INFINITE, mated_in, to_tt};
+use super::see::see_ge;
 use super::stats::Event;
 use super::worker::{SearchContext, Worker};
 
@@ -60,17 +61,44 @@ impl Worker {
         let cont_rows = self.cont_rows(ply);
         let mut picker = MovePicker::new(tt_move, !in_check, killers, Move::NULL, cont_rows);
         let mut best_move = Move::NULL;
-        let mut any_legal = false;
+        let (mut legal, mut quiet_evasions) = (0i32, 0i32);
+        // A recapture on the last move's square is never pruned.
+        let last_to = match self.stack[ply - 1].mv {
+            m if m.is_null() => None,
+            m => Some(m.to()),
+        };
+        let futility_base = static_eval + self.params.qs_futility_margin;
         while let Some(m) = picker.next(&self.pos, &self.hist) {
             if !self.pos.is_legal_pseudo(m, in_check) {
                 continue;
             }
-            any_legal = true;
-            if !in_check {
+            legal += 1;
+            if in_check {
+                // Enough quiet evasions tried and not mated: the rest will not do better.
+                if best > -DECISIVE && quiet_evasions >= self.params.qs_quiet_evasions {
+                    self.stats.count(Event::EvasionsCut);
+                    break;
+                }
+                quiet_evasions += i32::from(!self.pos.is_capture(m));
+            } else if best > -DECISIVE
+                && Some(m.to()) != last_to
+                && !(self.pos.may_give_check(m) && self.pos.gives_check(m))
+            {
+                // Only the first few captures by order, but recaptures and checks.
+                if legal > self.params.qs_move_limit {
+                    self.stats.count(Event::LateCapturePruned);
+                    continue;
+                }
                 // Delta pruning: even winning this piece for free would not reach alpha.
                 let gain = piece_value(self.pos.piece_at(m.to()).kind());
                 if static_eval + gain + self.params.delta_margin <= alpha {
                     self.stats.count(Event::DeltaPruned);
+                    continue;
+                }
+                // Standing pat is well short of alpha: only captures that win material.
+                if futility_base <= alpha && !see_ge(&self.pos, m, 1) {
+                    self.stats.count(Event::QsFutilityPruned);
+                    best = best.max(futility_base);
                     continue;
                 }
             }
@@ -92,7 +120,7 @@ impl Worker {
                 }
             }
         }
-        if in_check && !any_legal {
+        if in_check && legal == 0 {
             return mated_in(ply);
         }
         let bound = result_bound(best, beta, pv_node && !best_move.is_null());

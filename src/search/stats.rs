@@ -41,13 +41,18 @@ pub enum Event {
     /// Main-search nodes that failed high, and those whose first move did.
     BetaCutoff,
     FirstMoveCutoff,
-    /// Quiescence: stand-pat cutoffs and captures left out by delta pruning.
+    /// Quiescence: stand-pat cutoffs, captures left out by delta pruning, after the first
+    /// two, and for not winning material far below alpha, and nodes in check that stopped
+    /// after two quiet evasions.
     StandPat,
     DeltaPruned,
+    LateCapturePruned,
+    QsFutilityPruned,
+    EvasionsCut,
 }
 
 impl Event {
-    const ALL: [Event; 24] = [
+    const ALL: [Event; 27] = [
         Event::MainNode,
         Event::QNode,
         Event::TtProbe,
@@ -72,6 +77,9 @@ impl Event {
         Event::FirstMoveCutoff,
         Event::StandPat,
         Event::DeltaPruned,
+        Event::LateCapturePruned,
+        Event::QsFutilityPruned,
+        Event::EvasionsCut,
     ];
 
     fn name(self) -> &'static str {
@@ -100,6 +108,9 @@ impl Event {
             Event::FirstMoveCutoff => "cutoffs by the first move",
             Event::StandPat => "quiescence stand-pat cutoffs",
             Event::DeltaPruned => "captures pruned by delta",
+            Event::LateCapturePruned => "captures pruned after the first two",
+            Event::QsFutilityPruned => "captures pruned by quiescence futility",
+            Event::EvasionsCut => "evasions cut after two quiet ones",
         }
     }
 }
