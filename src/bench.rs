@@ -157,6 +157,26 @@ mod tests {
     }
 
     #[test]
+    fn negative_extensions_follow_their_parameters() {
+        use crate::search::stats::Event;
+        let net = Some(crate::eval::nnue::default_net());
+        let on = bench(
+            10,
+            net.clone(),
+            Params {
+                negext_cut: 2,
+                negext_low: 1,
+                ..Params::default()
+            },
+        );
+        let off = bench(10, net, Params::default());
+        assert!(on.stats.get(Event::NegativeExtension) > 0);
+        assert_eq!(off.stats.get(Event::NegativeExtension), 0);
+        assert!(off.stats.get(Event::SingularTest) > 0);
+        assert_ne!(on.nodes, off.nodes);
+    }
+
+    #[test]
     fn bench_positions_are_valid_and_playable() {
         let mut n = 0;
         for fen in bench_fens() {

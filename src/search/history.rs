@@ -120,6 +120,17 @@ impl Histories {
         }
     }
 
+    /// The butterfly history of `m`, just played by the side not to move in `pos`, moves by
+    /// `bonus`.
+    #[inline(always)]
+    pub fn learn_mover(&mut self, pos: &Position, m: Move, bonus: i32) {
+        let mover = pos.side_to_move().flip().index();
+        update(
+            &mut self.butterfly[mover][m.from().index()][m.to().index()],
+            bonus,
+        );
+    }
+
     #[inline(always)]
     fn credit(&mut self, pos: &Position, rows: ContRows, m: Move, bonus: i32) {
         let side = pos.side_to_move().index();
@@ -173,6 +184,22 @@ mod tests {
             hist.quiet(&pos, best, [0, after_cannon]),
             hist.quiet(&pos, best, [after_cannon, 0])
         );
+    }
+
+    #[test]
+    fn the_evaluations_around_a_move_teach_its_movers_history() {
+        let mut pos = Position::startpos();
+        let mut hist = Histories::new();
+        let m = mv("h2e2");
+        let undo = pos.do_move(m);
+        // Black to move now: the bonus is red's, whose move it was.
+        hist.learn_mover(&pos, m, -1_000);
+        pos.undo_move(m, undo);
+        assert!(hist.quiet(&pos, m, [0, 0]) < 0);
+        let mut black = Position::startpos();
+        black.do_null_move();
+        assert_eq!(hist.quiet(&black, mv("h7e7"), [0, 0]), 0);
+        assert_eq!(hist.butterfly[1][m.from().index()][m.to().index()], 0);
     }
 
     #[test]

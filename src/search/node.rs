@@ -11,7 +11,7 @@ use super::history::Before;
 use super::node_kind::{All, Cut, NodeKind, Pv};
 use super::params::Params;
 use super::picker::MovePicker;
-use super::score::{DECISIVE, INFINITE, from_tt, mate_in, mated_in, table_value, to_tt};
+use super::score::{DECISIVE, INFINITE, NO_EVAL, from_tt, mate_in, mated_in, table_value, to_tt};
 use super::see::see_ge;
 use super::stats::Event;
 use super::worker::{SearchContext, Worker};
@@ -58,6 +58,15 @@ fn refined_eval(tte: Option<TtEntry>, in_check: bool, static_eval: i32, ply: usi
     }
 }
 
+/// The history bonus of a quiet move by the static evaluations before it (`mover_eval`, its
+/// mover's) and after it (`reply_eval`, the other side's): both are from their own side to
+/// move, so their sum is what the move lost at once.
+#[inline(always)]
+fn eval_history_bonus(p: &Params, mover_eval: i32, reply_eval: i32) -> i32 {
+    (-p.eval_history_per_cp * (mover_eval + reply_eval))
+        .clamp(-p.eval_history_max, p.eval_history_max)
+}
+
 /// What a node's steps share once its table entry and static evaluation are known.
 #[derive(Clone, Copy)]
 pub(super) struct Node {
@@ -73,7 +82,8 @@ pub(super) struct Node {
     pub(super) tt_move: Move,
     /// The move a singular-extension test of this node leaves out (null otherwise).
     pub(super) excluded: Move,
-    /// Plies the hash move is searched deeper for being singular (0 when it is not).
+    /// Plies the hash move is searched deeper for being singular (0 when it is not, negative
+    /// when the test found it is not forced).
     pub(super) singular: i32,
 }
 
@@ -196,7 +206,7 @@ struct Progress {
 /// What the singular-extension test found.
 enum Singular {
     No,
-    /// The hash move is forced: searched this many plies deeper.
+    /// The hash move is forced: searched this many plies deeper (shallower when negative).
     Extend(i32),
     /// The node's result (0 once the search is aborted).
     Cut(i32),
@@ -247,6 +257,9 @@ impl Worker {
         let (raw_eval, static_eval) = self.static_evals(tte, in_check, ply);
         let eval = refined_eval(tte, in_check, static_eval, ply);
         self.stack[ply].static_eval = static_eval;
+        if excluded.is_null() {
+            self.learn_from_evals(ply, static_eval);
+        }
         let mut node = Node {
             depth,
             ply,
@@ -266,7 +279,7 @@ impl Worker {
             self.stats.count(Event::Iir);
             node.depth -= 1;
         }
-        match self.singular::<K>(ctx, &node, tte, beta) {
+        match self.singular::<K>(ctx, &node, tte, alpha, beta) {
             Singular::Cut(v) => return v,
             Singular::Extend(plies) => node.singular = plies,
             Singular::No => {}
@@ -294,6 +307,22 @@ impl Worker {
             );
         }
         best
+    }
+
+    /// The quiet move that led here learns from the static evaluations before and after it:
+    /// a move that made its mover's position worse at once is a worse move to try first.
+    #[inline(always)]
+    fn learn_from_evals(&mut self, ply: usize, static_eval: i32) {
+        let before = self.stack[ply - 1];
+        if static_eval == NO_EVAL
+            || before.static_eval == NO_EVAL
+            || before.mv.is_null()
+            || self.pos.halfmove_clock() == 0
+        {
+            return;
+        }
+        let bonus = eval_history_bonus(&self.params, before.static_eval, static_eval);
+        self.hist.learn_mover(&self.pos, before.mv, bonus);
     }
 
     /// A node settled before its table is read: by the rules, by the move limit's draw or at
@@ -432,12 +461,15 @@ impl Worker {
     }
 
     /// Singular extension: if every other move falls well short of the hash move's score,
-    /// the hash move is forced and searched deeper. If even the others reach beta, cut.
+    /// the hash move is forced and searched deeper. If even the others reach beta, cut. If
+    /// others come close, the hash move is searched shallower where its own score already
+    /// settles the node's window either way.
     fn singular<K: NodeKind>(
         &mut self,
         ctx: &SearchContext,
         node: &Node,
         tte: Option<TtEntry>,
+        alpha: i32,
         beta: i32,
     ) -> Singular {
         let Some(e) = tte else {
@@ -482,7 +514,21 @@ impl Worker {
             self.stats.count(Event::SingularCutoff);
             Singular::Cut(singular_beta)
         } else {
-            Singular::No
+            // Other moves come close: where the hash move's score already settles the window
+            // (it cuts, or it fails low and the others do no worse), less depth will do.
+            let plies = if score >= beta {
+                self.params.negext_cut
+            } else if score <= alpha && score <= v {
+                self.params.negext_low
+            } else {
+                0
+            };
+            if plies > 0 {
+                self.stats.count(Event::NegativeExtension);
+                Singular::Extend(-plies)
+            } else {
+                Singular::No
+            }
         }
     }
 
@@ -635,7 +681,12 @@ impl Worker {
         }
         // The singular test ran only where extensions are allowed (0 elsewhere).
         let singular = if m == node.tt_move { node.singular } else { 0 };
-        let extension = singular.max(i32::from(check_extension));
+        // The singular test's verdict, where it gave one, stands over the check's.
+        let extension = if singular != 0 {
+            singular
+        } else {
+            i32::from(check_extension)
+        };
         let new_depth = depth - 1 + extension;
         let score = if done.searched == 0 {
             -self.search::<K::FirstChild>(ctx, -beta, -alpha, new_depth, ply + 1)
@@ -780,5 +831,29 @@ impl Worker {
             node.depth,
             bound,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_that_loses_at_once_earns_a_negative_history_bonus() {
+        let p = Params {
+            eval_history_per_cp: 16,
+            ..Params::default()
+        };
+        // The mover stood +50; after the move the other side stands +100: 150 lost.
+        assert_eq!(
+            eval_history_bonus(&p, 50, 100),
+            (-150 * p.eval_history_per_cp).max(-p.eval_history_max)
+        );
+        // +50 before, the other side at -80 after: 30 gained.
+        assert_eq!(eval_history_bonus(&p, 50, -80), 30 * p.eval_history_per_cp);
+        assert_eq!(eval_history_bonus(&p, 50, -50), 0);
+        assert_eq!(eval_history_bonus(&p, -3000, -3000), p.eval_history_max);
+        // Off by default: no bonus either way.
+        assert_eq!(eval_history_bonus(&Params::default(), 50, 100), 0);
     }
 }

@@ -79,6 +79,10 @@ params! {
     /// loses more material only spends depth), and the least depth of a node whose checks
     /// are extended.
     check_ext_see: 0, -300, 300, 25;
+    /// Negative extensions of a hash move the singular test found not forced: plies less when
+    /// its table score cuts, and when it fails low (0: off; on trial, STRENGTH.md).
+    negext_cut: 0, 0, 3, 1;
+    negext_low: 0, 0, 2, 1;
     check_ext_depth: 0, 0, 16, 1;
     /// Futility pruning's deepest predicted depth of a quiet move (its node's depth less one
     /// and its reduction); late move pruning's deepest node and its move count base
@@ -117,6 +121,10 @@ params! {
     history_bonus_per_ply: 300, 100, 600, 25;
     history_bonus_offset: 250, 0, 600, 25;
     history_bonus_max: 2500, 1000, 5000, 200;
+    /// Butterfly history of the last quiet move by the evaluations around it: per centipawn
+    /// its mover lost (0: off; on trial, STRENGTH.md), at most this.
+    eval_history_per_cp: 0, 0, 40, 2;
+    eval_history_max: 2000, 500, 4000, 250;
     /// Aspiration window: first half-width, its growth per fail in percent, and the width
     /// from which the window opens fully.
     aspiration: 25, 10, 60, 3;

@@ -29,6 +29,8 @@ pub enum Event {
     SingularTest,
     SingularExtension,
     SingularCutoff,
+    /// Hash moves searched shallower because the singular test found them not forced.
+    NegativeExtension,
     /// Moves extended because they check.
     CheckExtension,
     /// Quiet moves left out by late move or futility pruning, by history and captures by SEE.
@@ -52,7 +54,7 @@ pub enum Event {
 }
 
 impl Event {
-    const ALL: [Event; 27] = [
+    const ALL: [Event; 28] = [
         Event::MainNode,
         Event::QNode,
         Event::TtProbe,
@@ -67,6 +69,7 @@ impl Event {
         Event::SingularTest,
         Event::SingularExtension,
         Event::SingularCutoff,
+        Event::NegativeExtension,
         Event::CheckExtension,
         Event::QuietPruned,
         Event::HistoryPruned,
@@ -98,6 +101,7 @@ impl Event {
             Event::SingularTest => "singular tests",
             Event::SingularExtension => "singular extensions",
             Event::SingularCutoff => "singular multi-cuts",
+            Event::NegativeExtension => "negative extensions",
             Event::CheckExtension => "check extensions",
             Event::QuietPruned => "quiet moves pruned (late move, futility)",
             Event::HistoryPruned => "quiet moves pruned by history",
