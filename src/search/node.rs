@@ -321,8 +321,11 @@ impl Worker {
         {
             return;
         }
+        // Off (or nothing lost or gained): no write to the table.
         let bonus = eval_history_bonus(&self.params, before.static_eval, static_eval);
-        self.hist.learn_mover(&self.pos, before.mv, bonus);
+        if bonus != 0 {
+            self.hist.learn_mover(&self.pos, before.mv, bonus);
+        }
     }
 
     /// A node settled before its table is read: by the rules, by the move limit's draw or at

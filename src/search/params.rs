@@ -79,11 +79,11 @@ params! {
     /// loses more material only spends depth), and the least depth of a node whose checks
     /// are extended.
     check_ext_see: 0, -300, 300, 25;
+    check_ext_depth: 0, 0, 16, 1;
     /// Negative extensions of a hash move the singular test found not forced: plies less when
     /// its table score cuts, and when it fails low (0: off; on trial, STRENGTH.md).
     negext_cut: 0, 0, 3, 1;
     negext_low: 0, 0, 2, 1;
-    check_ext_depth: 0, 0, 16, 1;
     /// Futility pruning's deepest predicted depth of a quiet move (its node's depth less one
     /// and its reduction); late move pruning's deepest node and its move count base
     /// (`base + depth²`, divided by `lmp_worse_percent` / 100 when not improving).

@@ -63,10 +63,8 @@ impl Worker {
         let mut best_move = Move::NULL;
         let (mut legal, mut quiet_evasions) = (0i32, 0i32);
         // A recapture on the last move's square is never pruned.
-        let last_to = match self.stack[ply - 1].mv {
-            m if m.is_null() => None,
-            m => Some(m.to()),
-        };
+        let last = self.stack[ply - 1].mv;
+        let last_to = (!last.is_null()).then(|| last.to());
         let futility_base = static_eval + self.params.qs_futility_margin;
         while let Some(m) = picker.next(&self.pos, &self.hist) {
             if !self.pos.is_legal_pseudo(m, in_check) {
@@ -80,10 +78,7 @@ impl Worker {
                     break;
                 }
                 quiet_evasions += i32::from(!self.pos.is_capture(m));
-            } else if best > -DECISIVE
-                && Some(m.to()) != last_to
-                && !(self.pos.may_give_check(m) && self.pos.gives_check(m))
-            {
+            } else if best > -DECISIVE && Some(m.to()) != last_to && !self.pos.gives_check(m) {
                 // Only the first few captures by order, but recaptures and checks.
                 if legal > self.params.qs_move_limit {
                     self.stats.count(Event::LateCapturePruned);
