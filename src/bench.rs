@@ -177,6 +177,29 @@ mod tests {
     }
 
     #[test]
+    fn futility_with_history_and_of_captures_follow_their_parameters() {
+        use crate::search::stats::Event;
+        let net = Some(crate::eval::nnue::default_net());
+        let on = bench(
+            10,
+            net.clone(),
+            Params {
+                futility_history_divisor: 60,
+                capture_futility_depth: 9,
+                ..Params::default()
+            },
+        );
+        let off = bench(10, net, Params::default());
+        let (a, b) = (&on.stats, &off.stats);
+        assert!(a.get(Event::HistoryFutilityPruned) > 0 && a.get(Event::CaptureFutilityPruned) > 0);
+        assert_eq!(
+            b.get(Event::HistoryFutilityPruned) + b.get(Event::CaptureFutilityPruned),
+            0
+        );
+        assert_ne!(on.nodes, off.nodes);
+    }
+
+    #[test]
     fn bench_positions_are_valid_and_playable() {
         let mut n = 0;
         for fen in bench_fens() {

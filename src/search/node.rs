@@ -5,6 +5,7 @@
 //! `quiescence.rs`.
 
 use crate::board::Move;
+use crate::eval::piece_value;
 use crate::tt::{TtBound, TtEntry};
 
 use super::history::Before;
@@ -103,6 +104,15 @@ struct Pruning {
     reductions: [u8; 64],
     /// History pruning: quiet moves with a history below this are not tried (`i32::MIN`: off).
     history_floor: i32,
+    /// Futility pruning one quiet move at a time, its margin moved by its history over this
+    /// (0: off).
+    futility_history_divisor: i32,
+    /// Futility pruning of captures: at predicted depths below `capture_futility_depth`, a
+    /// capture is not tried once alpha reaches this plus the victim's value plus
+    /// `capture_futility_per_ply` per ply.
+    capture_futility: i32,
+    capture_futility_per_ply: i32,
+    capture_futility_depth: i32,
     /// SEE pruning of captures is on.
     see: bool,
     /// Captures that lose more than this much material are not tried.
@@ -136,6 +146,10 @@ impl Pruning {
             } else {
                 i32::MIN
             },
+            futility_history_divisor: p.futility_history_divisor,
+            capture_futility: node.static_eval + p.capture_futility_base,
+            capture_futility_per_ply: p.capture_futility_per_ply,
+            capture_futility_depth: p.capture_futility_depth,
             see: zero_window && depth <= p.see_prune_depth,
             see_threshold: -p.see_capture_margin * depth,
         }
@@ -148,9 +162,9 @@ impl Pruning {
         (self.depth - 1 - i32::from(self.reductions[(searched + 1).min(63)])).max(0)
     }
 
-    /// Quiet moves may be pruned once one move is searched and no mate is being fended off.
+    /// Moves may be pruned once one move is searched and no mate is being fended off.
     #[inline(always)]
-    fn may_prune_quiets(&self, searched: usize, best: i32) -> bool {
+    fn may_prune(&self, searched: usize, best: i32) -> bool {
         self.quiets && searched > 0 && best > -DECISIVE
     }
 
@@ -158,7 +172,7 @@ impl Pruning {
     /// rest of the node (searched, best and alpha only grow, the predicted depth only falls).
     #[inline(always)]
     fn quiets(&self, searched: usize, best: i32, alpha: i32) -> bool {
-        if !self.may_prune_quiets(searched, best) {
+        if !self.may_prune(searched, best) {
             return false;
         }
         let d = self.predicted_depth(searched);
@@ -169,7 +183,31 @@ impl Pruning {
     /// History pruning of a quiet move that has failed again and again in this context.
     #[inline(always)]
     fn by_history(&self, searched: usize, best: i32, history: i32) -> bool {
-        self.may_prune_quiets(searched, best) && history < self.history_floor
+        self.may_prune(searched, best) && history < self.history_floor
+    }
+
+    /// Futility pruning of one quiet move, its margin moved by its history: a move that has
+    /// often failed here needs less to be hopeless.
+    #[inline(always)]
+    fn by_history_futility(&self, searched: usize, best: i32, alpha: i32, history: i32) -> bool {
+        if self.futility_history_divisor == 0 || !self.may_prune(searched, best) {
+            return false;
+        }
+        let d = self.predicted_depth(searched);
+        d <= self.futility_depth
+            && self.futility + self.futility_per_ply * d + history / self.futility_history_divisor
+                <= alpha
+    }
+
+    /// Futility pruning of a capture: even its victim's whole value leaves the node below alpha.
+    #[inline(always)]
+    fn capture_futile(&self, searched: usize, best: i32, alpha: i32, victim: i32) -> bool {
+        if !self.may_prune(searched, best) {
+            return false;
+        }
+        let d = self.predicted_depth(searched);
+        d < self.capture_futility_depth
+            && self.capture_futility + victim + self.capture_futility_per_ply * d <= alpha
     }
 
     /// SEE pruning of losing captures is allowed here.
@@ -631,13 +669,32 @@ impl Worker {
             self.hist.quiet(&self.pos, m, known.before.rows)
         };
         // History pruning: quiet moves that have failed again and again in this context
-        // (killers excepted).
-        if !capture
-            && !quiet_killer
-            && pruning.by_history(searched, best, history)
+        // (killers excepted), alone or together with futility.
+        if !capture && !quiet_killer {
+            let event = if pruning.by_history(searched, best, history) {
+                Some(Event::HistoryPruned)
+            } else if pruning.by_history_futility(searched, best, done.alpha, history) {
+                Some(Event::HistoryFutilityPruned)
+            } else {
+                None
+            };
+            if let Some(event) = event
+                && !self.pos.gives_check(m)
+            {
+                self.stats.count(event);
+                return None;
+            }
+        }
+        if capture
+            && pruning.capture_futile(
+                searched,
+                best,
+                done.alpha,
+                piece_value(self.pos.piece_at(m.to()).kind()),
+            )
             && !self.pos.gives_check(m)
         {
-            self.stats.count(Event::HistoryPruned);
+            self.stats.count(Event::CaptureFutilityPruned);
             return None;
         }
         // The root's list holds legal moves only.

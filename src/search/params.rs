@@ -91,9 +91,16 @@ params! {
     lmp_depth: 5, 3, 8, 1;
     lmp_base: 3, 1, 8, 1;
     lmp_worse_percent: 200, 100, 600, 25;
-    /// Futility pruning of quiet moves: margin at depth 0 and per ply.
+    /// Futility pruning of quiet moves: margin at depth 0 and per ply; and one move at a
+    /// time, the margin moved by its history over this divisor (0: off; on trial).
     futility_base: 100, 30, 250, 10;
     futility_per_ply: 90, 40, 200, 8;
+    futility_history_divisor: 0, 0, 400, 10;
+    /// Futility pruning of captures: predicted depths below this (0: off; on trial), margin
+    /// above the victim's value at depth 0 and per ply.
+    capture_futility_depth: 0, 0, 12, 1;
+    capture_futility_base: 100, 0, 400, 15;
+    capture_futility_per_ply: 150, 50, 400, 15;
     /// History pruning: deepest node, and the history per ply below which a quiet move goes.
     history_prune_depth: 4, 2, 7, 1;
     history_prune_per_ply: 3000, 1000, 6000, 250;

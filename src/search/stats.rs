@@ -33,10 +33,13 @@ pub enum Event {
     NegativeExtension,
     /// Moves extended because they check.
     CheckExtension,
-    /// Quiet moves left out by late move or futility pruning, by history and captures by SEE.
+    /// Quiet moves left out by late move or futility pruning, by history, by futility with
+    /// their history, and captures by SEE and by futility.
     QuietPruned,
     HistoryPruned,
+    HistoryFutilityPruned,
     SeePruned,
+    CaptureFutilityPruned,
     /// Moves searched with a reduction, and reduced searches that had to be searched again.
     Reduced,
     ReducedResearch,
@@ -54,7 +57,7 @@ pub enum Event {
 }
 
 impl Event {
-    const ALL: [Event; 28] = [
+    const ALL: [Event; 30] = [
         Event::MainNode,
         Event::QNode,
         Event::TtProbe,
@@ -73,7 +76,9 @@ impl Event {
         Event::CheckExtension,
         Event::QuietPruned,
         Event::HistoryPruned,
+        Event::HistoryFutilityPruned,
         Event::SeePruned,
+        Event::CaptureFutilityPruned,
         Event::Reduced,
         Event::ReducedResearch,
         Event::BetaCutoff,
@@ -105,7 +110,9 @@ impl Event {
             Event::CheckExtension => "check extensions",
             Event::QuietPruned => "quiet moves pruned (late move, futility)",
             Event::HistoryPruned => "quiet moves pruned by history",
+            Event::HistoryFutilityPruned => "quiet moves pruned by futility with history",
             Event::SeePruned => "captures pruned by SEE",
+            Event::CaptureFutilityPruned => "captures pruned by futility",
             Event::Reduced => "moves reduced",
             Event::ReducedResearch => "reduced moves searched again",
             Event::BetaCutoff => "beta cutoffs",
