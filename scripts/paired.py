@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Game-by-game comparison of two builds' matches against the same opponent.
 
-    scripts/paired.py OLD.pgn NEW.pgn [--engine NAME]
+    scripts/paired.py OLD.pgn NEW.pgn [--engine NAME] [--new-engine NAME]
     scripts/paired.py --record RUN.pgn            # the run's results as a W/D/L line
     scripts/paired.py OLD.txt NEW.pgn             # OLD as such a line (STRENGTH.md keeps them)
 
@@ -70,6 +70,9 @@ def main():
     ap.add_argument("old", nargs="?")
     ap.add_argument("new", nargs="?")
     ap.add_argument("--engine", default="chuhan", help="the engine's name in both files")
+    ap.add_argument(
+        "--new-engine", metavar="NAME", help="its name in NEW where that differs (default: --engine)"
+    )
     ap.add_argument("--record", metavar="PGN", help="print this run's results as a W/D/L line")
     args = ap.parse_args()
     if args.record:
@@ -78,7 +81,7 @@ def main():
         return
     if not (args.old and args.new):
         ap.error("OLD and NEW are needed unless --record is given")
-    old, new = load(args.old, args.engine), load(args.new, args.engine)
+    old, new = load(args.old, args.engine), load(args.new, args.new_engine or args.engine)
     both = sorted(old.keys() & new.keys())
     pairs = [(old[n][2], new[n][2]) for n in both if same_game(old[n], new[n])]
     if len(pairs) < 2:
