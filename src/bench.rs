@@ -132,14 +132,20 @@ mod tests {
         assert!(s.get(Event::QNode) > 0 && s.get(Event::BetaCutoff) > 0);
     }
 
+    /// The bench at `depth` with the embedded net under `params`, then under the defaults.
+    fn against_default(depth: u32, params: Params) -> (BenchResult, BenchResult) {
+        let net = Some(crate::eval::nnue::default_net());
+        (
+            bench(depth, net.clone(), params),
+            bench(depth, net, Params::default()),
+        )
+    }
+
     #[test]
     fn quiescence_prunings_follow_their_parameters() {
         use crate::search::stats::Event;
-        let net = Some(crate::eval::nnue::default_net());
-        let on = bench(8, net.clone(), Params::default());
-        let off = bench(
+        let (off, on) = against_default(
             8,
-            net,
             Params {
                 qs_move_limit: 64,
                 qs_quiet_evasions: 64,
@@ -159,17 +165,14 @@ mod tests {
     #[test]
     fn negative_extensions_follow_their_parameters() {
         use crate::search::stats::Event;
-        let net = Some(crate::eval::nnue::default_net());
-        let on = bench(
+        let (on, off) = against_default(
             10,
-            net.clone(),
             Params {
                 negext_cut: 2,
                 negext_low: 1,
                 ..Params::default()
             },
         );
-        let off = bench(10, net, Params::default());
         assert!(on.stats.get(Event::NegativeExtension) > 0);
         assert_eq!(off.stats.get(Event::NegativeExtension), 0);
         assert!(off.stats.get(Event::SingularTest) > 0);
@@ -179,17 +182,14 @@ mod tests {
     #[test]
     fn futility_with_history_and_of_captures_follow_their_parameters() {
         use crate::search::stats::Event;
-        let net = Some(crate::eval::nnue::default_net());
-        let on = bench(
+        let (on, off) = against_default(
             10,
-            net.clone(),
             Params {
                 futility_history_divisor: 60,
                 capture_futility_depth: 9,
                 ..Params::default()
             },
         );
-        let off = bench(10, net, Params::default());
         let (a, b) = (&on.stats, &off.stats);
         assert!(a.get(Event::HistoryFutilityPruned) > 0 && a.get(Event::CaptureFutilityPruned) > 0);
         assert_eq!(

@@ -4,7 +4,7 @@
 //! (`node_kind.rs`); the root (`root.rs`) shares the move loop; quiescence is in
 //! `quiescence.rs`.
 
-use crate::board::Move;
+use crate::board::{Move, Position};
 use crate::eval::piece_value;
 use crate::tt::{TtBound, TtEntry};
 
@@ -90,8 +90,8 @@ pub(super) struct Node {
 
 /// A node's pruning of moves near the leaves, set up once per node.
 struct Pruning {
-    /// A zero-window node out of check: quiet moves may be pruned.
-    quiets: bool,
+    /// A zero-window node out of check: moves may be pruned.
+    zero_window: bool,
     /// Late move pruning: quiet moves from this count on are not tried.
     lmp_limit: usize,
     /// Futility pruning: quiet moves are not tried once alpha reaches this plus
@@ -134,7 +134,7 @@ impl Pruning {
             usize::MAX
         };
         Pruning {
-            quiets: zero_window,
+            zero_window,
             lmp_limit,
             futility: node.static_eval + p.futility_base,
             futility_per_ply: p.futility_per_ply,
@@ -165,7 +165,7 @@ impl Pruning {
     /// Moves may be pruned once one move is searched and no mate is being fended off.
     #[inline(always)]
     fn may_prune(&self, searched: usize, best: i32) -> bool {
-        self.quiets && searched > 0 && best > -DECISIVE
+        self.zero_window && searched > 0 && best > -DECISIVE
     }
 
     /// Late move and futility pruning of the node's quiet moves: once it holds it holds for the
@@ -175,9 +175,13 @@ impl Pruning {
         if !self.may_prune(searched, best) {
             return false;
         }
-        let d = self.predicted_depth(searched);
-        searched >= self.lmp_limit
-            || (d <= self.futility_depth && self.futility + self.futility_per_ply * d <= alpha)
+        searched >= self.lmp_limit || self.futile(self.predicted_depth(searched), alpha, 0)
+    }
+
+    /// Futility of a quiet move at predicted depth `d` whose margin moves by `shift`.
+    #[inline(always)]
+    fn futile(&self, d: i32, alpha: i32, shift: i32) -> bool {
+        d <= self.futility_depth && self.futility + self.futility_per_ply * d + shift <= alpha
     }
 
     /// History pruning of a quiet move that has failed again and again in this context.
@@ -193,21 +197,33 @@ impl Pruning {
         if self.futility_history_divisor == 0 || !self.may_prune(searched, best) {
             return false;
         }
-        let d = self.predicted_depth(searched);
-        d <= self.futility_depth
-            && self.futility + self.futility_per_ply * d + history / self.futility_history_divisor
-                <= alpha
+        self.futile(
+            self.predicted_depth(searched),
+            alpha,
+            history / self.futility_history_divisor,
+        )
     }
 
-    /// Futility pruning of a capture: even its victim's whole value leaves the node below alpha.
+    /// Futility pruning of the capture `m`: even its victim's whole value leaves the node below
+    /// alpha. The victim is looked up only where the depth allows the pruning.
     #[inline(always)]
-    fn capture_futile(&self, searched: usize, best: i32, alpha: i32, victim: i32) -> bool {
+    fn capture_futile(
+        &self,
+        searched: usize,
+        best: i32,
+        alpha: i32,
+        pos: &Position,
+        m: Move,
+    ) -> bool {
         if !self.may_prune(searched, best) {
             return false;
         }
         let d = self.predicted_depth(searched);
         d < self.capture_futility_depth
-            && self.capture_futility + victim + self.capture_futility_per_ply * d <= alpha
+            && self.capture_futility
+                + piece_value(pos.piece_at(m.to()).kind())
+                + self.capture_futility_per_ply * d
+                <= alpha
     }
 
     /// SEE pruning of losing captures is allowed here.
@@ -686,12 +702,7 @@ impl Worker {
             }
         }
         if capture
-            && pruning.capture_futile(
-                searched,
-                best,
-                done.alpha,
-                piece_value(self.pos.piece_at(m.to()).kind()),
-            )
+            && pruning.capture_futile(searched, best, done.alpha, &self.pos, m)
             && !self.pos.gives_check(m)
         {
             self.stats.count(Event::CaptureFutilityPruned);
