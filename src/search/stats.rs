@@ -47,8 +47,8 @@ pub enum Event {
     BetaCutoff,
     FirstMoveCutoff,
     /// Quiescence: stand-pat cutoffs, captures left out by delta pruning, after the first
-    /// two, and for not winning material far below alpha, and nodes in check that stopped
-    /// after two quiet evasions.
+    /// few (`qs_move_limit`), and for not winning material far below alpha, and nodes in check
+    /// that stopped after a few quiet evasions (`qs_quiet_evasions`).
     StandPat,
     DeltaPruned,
     LateCapturePruned,
@@ -119,9 +119,9 @@ impl Event {
             Event::FirstMoveCutoff => "cutoffs by the first move",
             Event::StandPat => "quiescence stand-pat cutoffs",
             Event::DeltaPruned => "captures pruned by delta",
-            Event::LateCapturePruned => "captures pruned after the first two",
+            Event::LateCapturePruned => "captures pruned after the first few",
             Event::QsFutilityPruned => "captures pruned by quiescence futility",
-            Event::EvasionsCut => "evasions cut after two quiet ones",
+            Event::EvasionsCut => "evasions cut after a few quiet ones",
         }
     }
 }
