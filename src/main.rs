@@ -142,6 +142,10 @@ struct TrainArgs {
     lr: f32,
     #[arg(long, default_value_t = 0.00005)]
     final_lr: f32,
+    /// Decoupled weight decay (AdamW): each step shrinks every weight by this times the step
+    /// size; 0 is plain Adam.
+    #[arg(long, default_value_t = 0.0)]
+    weight_decay: f32,
     /// Weight of the game result in the target (the rest is the search score).
     #[arg(long, default_value_t = 0.5)]
     lambda: f32,
@@ -228,6 +232,7 @@ fn train(a: TrainArgs) -> std::io::Result<()> {
         batch: a.batch,
         lr: a.lr,
         final_lr: a.final_lr,
+        weight_decay: a.weight_decay,
         target: Target {
             lambda: a.lambda,
             k: a.scale,
