@@ -15,16 +15,16 @@ pub const MAX_SKILL: f64 = 20.0;
 /// Skills 0 to 8 measured below 0 on that scale with net 1: they play close to random moves and
 /// are not offered.
 pub const CALIBRATION: [(f64, f64); 10] = [
-    (9.0, 474.0),
-    (10.0, 632.0),
-    (11.0, 804.0),
-    (12.0, 1015.0),
-    (13.0, 1146.0),
-    (14.0, 1373.0),
-    (15.0, 1560.0),
-    (16.0, 1747.0),
-    (18.0, 2076.0),
-    (20.0, 2339.0),
+    (9.0, 508.0),
+    (10.0, 752.0),
+    (11.0, 971.0),
+    (12.0, 1189.0),
+    (13.0, 1369.0),
+    (14.0, 1548.0),
+    (15.0, 1759.0),
+    (16.0, 1903.0),
+    (18.0, 2197.0),
+    (20.0, 2480.0),
 ];
 
 /// The Elo range `UCI_Elo` accepts: the calibrated one.
