@@ -17,27 +17,11 @@ not depend on the machine's load, so settings compare exactly.
 """
 
 import argparse
-import re
 import statistics
 import subprocess
 import sys
 
-MOVE = re.compile(r'([A-I]\d-[A-I]\d)\s+\{([+-]?(?:M?\d+(?:\.\d+)?))/(\d+)\s+[\d.]+s\}')
-
-
-def pawns(text):
-    """An evaluation in pawns, mates as +-100."""
-    if 'M' in text:
-        return -100.0 if text.startswith('-') else 100.0
-    return float(text)
-
-
-def games(path):
-    text = open(path, encoding='utf-8').read()
-    for chunk in text.split('[Game ')[1:]:
-        tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', chunk))
-        body = chunk.split('\n\n', 1)[1] if '\n\n' in chunk else ''
-        yield tags, MOVE.findall(body)
+from match_pgn import games, parity, score
 
 
 def uci(move):
@@ -49,13 +33,15 @@ def extract(args):
         for tags, moves in games(path):
             ours_red = tags.get('Red', '').startswith(args.engine_prefix)
             ours_black = tags.get('Black', '').startswith(args.engine_prefix)
-            if ours_red == ours_black:
+            if ours_red == ours_black or 'FEN' not in tags:
                 continue
-            ours = 0 if ours_red else 1
+            ours = parity(tags, ours_red)
             for k in range(1, len(moves) - 1):
                 if k % 2 == ours:
                     continue
-                before, after = pawns(moves[k - 1][1]), pawns(moves[k + 1][1])
+                before, after = score(moves[k - 1][1]), score(moves[k + 1][1])
+                if before is None or after is None:
+                    continue
                 if before >= args.floor and before - after >= args.drop:
                     line = ' '.join(uci(m[0]) for m in moves[:k])
                     print(f"{tags['FEN']}|{line}|{uci(moves[k][0])}|"
@@ -87,26 +73,21 @@ class Engine:
                 return lines
 
     def solve(self, fen, moves, answer, nodes):
+        """Nodes from which `answer` stays the best move to the end, None if it is not found."""
         self.send('ucinewgame')
         self.send(f'position fen {fen}' + (f' moves {moves}' if moves else ''))
         self.send(f'go nodes {nodes}')
+        *infos, last = self.wait('bestmove')
         found = None
-        last_nodes = 0
-        for line in self.wait('bestmove'):
-            if line.startswith('bestmove'):
-                best = line.split()[1]
-                return (found if best == answer else None), last_nodes
+        for line in infos:
             f = line.split()
             if 'pv' not in f or 'nodes' not in f or 'bound' in line:
                 continue
-            last_nodes = int(f[f.index('nodes') + 1])
-            first = f[f.index('pv') + 1]
-            if first == answer:
-                if found is None:
-                    found = last_nodes
-            else:
+            if f[f.index('pv') + 1] != answer:
                 found = None
-        return None, last_nodes
+            elif found is None:
+                found = int(f[f.index('nodes') + 1])
+        return found if last.split()[1] == answer else None
 
     def close(self):
         self.send('quit')
@@ -124,8 +105,7 @@ def solve(args):
         engine = Engine(args.cmd, options)
         found = []
         for fen, moves, answer, *_ in cases:
-            n, _ = engine.solve(fen, moves, answer, args.nodes)
-            found.append(n)
+            found.append(engine.solve(fen, moves, answer, args.nodes))
         engine.close()
         results[name] = found
         solved = [n for n in found if n is not None]

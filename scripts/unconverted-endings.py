@@ -12,22 +12,11 @@ A match from these openings against the same opponent shows how many a build con
 each opening is played with both colours, so half the games test the defence.
 """
 import argparse
-import re
 
+from match_pgn import games, parity, score
 from replay import Engine
 
 LAST_PLIES = 100
-
-
-def score(text):
-    """The score of a move comment in pawns (mates as ±100), None if unreadable."""
-    s = text.split("/")[0].strip()
-    if "M" in s:
-        return -100.0 if s.startswith("-") else 100.0
-    try:
-        return float(s)
-    except ValueError:
-        return None
 
 
 def main():
@@ -43,18 +32,12 @@ def main():
     seen = set()
     with open(args.out, "w", encoding="utf-8") as out:
         for path in args.pgn:
-            text = open(path, encoding="utf-8").read()
-            for game in re.split(r"\n(?=\[Game )", text):
-                tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', game))
+            for tags, played in games(path):
                 if tags.get("Termination") != "move limit" or "FEN" not in tags:
                     continue
                 if args.name not in (tags.get("Red"), tags.get("Black")):
                     continue
-                ours = 0 if tags["Red"] == args.name else 1
-                if tags["FEN"].split()[1] == "b":
-                    ours ^= 1
-                body = game[game.rfind("]") + 1 :]
-                played = re.findall(r"([A-I]\d-[A-I]\d)\s*\{([^}]*)\}", body)
+                ours = parity(tags, tags["Red"] == args.name)
                 start, run, held = None, None, 0
                 for i in range(max(0, len(played) - LAST_PLIES), len(played)):
                     if i % 2 != ours:

@@ -2,11 +2,12 @@
 //!
 //! Loss: (sigmoid(eval / K) − target)², target = λ · result + (1 − λ) · sigmoid(score / K),
 //! both from the side to move's view. Adam on shuffled mini-batches (with decoupled weight
-//! decay where asked: AdamW), the step size annealed by a cosine from `lr` to `final_lr`; every position is seen mirrored left to right in every
-//! other epoch. Whole games are held out (one in `holdout_every`, games told apart by the ply
-//! falling) and their loss printed each epoch. Each epoch writes the float parameters
-//! (`last.params`, to resume with `--init`) and the quantised net (`epoch-N.nnue`); the end
-//! writes the final net as `net.nnue` (also after zero epochs: a checkpoint re-quantised).
+//! decay where asked: AdamW), the step size annealed by a cosine from `lr` to `final_lr`;
+//! every position is seen mirrored left to right in every other epoch. Whole games are held out
+//! (one in `holdout_every`, games told apart by the ply falling) and their loss printed each
+//! epoch. Each epoch writes the float parameters (`last.params`, to resume with `--init`) and
+//! the quantised net (`epoch-N.nnue`); the end writes the final net as `net.nnue` (also after
+//! zero epochs: a checkpoint re-quantised).
 
 pub mod model;
 
