@@ -317,11 +317,9 @@ mod tests {
         }
     }
 
-    /// The score of a depth-`depth` search of `fen` under `move_limit`.
-    fn searched_score(fen: &str, depth: u32, move_limit: u32) -> Score {
-        let tt = Arc::new(TranspositionTable::new(1));
-        let pos = Position::from_fen(fen).unwrap();
-        depth_search(pos, depth, move_limit, &tt)
+    /// The score of the last search report.
+    fn last_score(reports: &[Report]) -> Score {
+        reports
             .iter()
             .rev()
             .find_map(|r| match r {
@@ -329,6 +327,33 @@ mod tests {
                 _ => None,
             })
             .unwrap()
+    }
+
+    /// The score of a depth-`depth` search of `fen` under `move_limit`.
+    fn searched_score(fen: &str, depth: u32, move_limit: u32) -> Score {
+        let tt = Arc::new(TranspositionTable::new(1));
+        let pos = Position::from_fen(fen).unwrap();
+        last_score(&depth_search(pos, depth, move_limit, &tt))
+    }
+
+    /// Quiescence's quiet checks see at depth 1 a mate that the opponent threatens with a
+    /// quiet move; captures alone do not.
+    #[test]
+    fn quiet_checks_in_quiescence_see_a_threatened_mate() {
+        // Nothing stops a7e7: the rook on d8 holds the d-file, the facing kings the f-file.
+        let pos = Position::from_fen("5k3/3r5/r8/9/9/9/8P/9/9/4K4 w - - 0 1").unwrap();
+        let score = |qs_checks| {
+            let setup = SearchSetup {
+                params: Params {
+                    qs_checks,
+                    ..Params::default()
+                },
+                ..depth_setup(pos.clone(), 1, 0)
+            };
+            last_score(&search(setup, &Arc::new(TranspositionTable::new(1))))
+        };
+        assert_eq!(score(1), Score::Mate(-1));
+        assert!(matches!(score(0), Score::Cp(_)), "{:?}", score(0));
     }
 
     /// A lead that has gone long without a capture is worth less as the move limit nears, and

@@ -11,7 +11,7 @@ use crate::tt::{TtBound, TtEntry};
 use super::history::Before;
 use super::node_kind::{All, Cut, NodeKind, Pv};
 use super::params::Params;
-use super::picker::MovePicker;
+use super::picker::{MovePicker, Moves};
 use super::score::{DECISIVE, INFINITE, NO_EVAL, from_tt, mate_in, mated_in, table_value, to_tt};
 use super::see::see_ge;
 use super::stats::Event;
@@ -278,7 +278,7 @@ impl Worker {
     ) -> i32 {
         self.pv_len[ply] = ply;
         if depth <= 0 {
-            return self.qsearch(ctx, alpha, beta, ply);
+            return self.qsearch(ctx, alpha, beta, ply, self.params.qs_checks > 0);
         }
         if let Some(v) = self.verdict(ctx, ply) {
             return v;
@@ -615,7 +615,7 @@ impl Worker {
         };
         let counter = self.hist.counter(&self.pos, prev);
         let (tt_move, killers, rows) = (node.tt_move, known.killers, known.before.rows);
-        let mut picker = MovePicker::new(tt_move, false, killers, counter, rows);
+        let mut picker = MovePicker::new(tt_move, Moves::All, killers, counter, rows);
         let pruning = Pruning::new::<K>(&self.params, node, &self.lmr[node.depth.min(63) as usize]);
         let mut done = Progress {
             alpha,

@@ -124,6 +124,9 @@ params! {
     /// line is not mated.
     qs_move_limit: 2, 1, 64, 1;
     qs_quiet_evasions: 2, 1, 64, 1;
+    /// Quiescence's first ply also tries the quiet checks that keep their piece (0: off; on
+    /// trial, STRENGTH.md).
+    qs_checks: 0, 0, 1, 1;
     /// History bonus of a cutoff: per ply of depth, less an offset, at most this.
     history_bonus_per_ply: 300, 100, 600, 25;
     history_bonus_offset: 250, 0, 600, 25;

@@ -44,10 +44,21 @@ enum Stage {
 /// Score marking a capture that loses material (handed out after the quiet moves).
 const BAD_CAPTURE: i32 = i32::MIN;
 
+/// Which moves a picker hands out.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Moves {
+    /// Every move: the main search, and quiescence in check.
+    All,
+    /// The captures that do not lose material: quiescence.
+    Captures,
+    /// Those and the quiet moves that give check: quiescence's first ply.
+    CapturesAndQuietChecks,
+}
+
 pub struct MovePicker {
     tt_move: Move,
     stage: Stage,
-    captures_only: bool,
+    moves: Moves,
     /// Killers then the counter-move: quiet moves tried before the other quiets.
     specials: [Move; 3],
     /// The earlier moves whose continuation history orders the quiet moves.
@@ -65,11 +76,11 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// `tt_move` must already be pseudo-legal here (or null). `captures_only` leaves out quiets.
+    /// `tt_move` must already be pseudo-legal here (or null).
     #[inline]
     pub fn new(
         tt_move: Move,
-        captures_only: bool,
+        moves: Moves,
         killers: [Move; 2],
         counter: Move,
         cont_rows: ContRows,
@@ -81,14 +92,14 @@ impl MovePicker {
             } else {
                 Stage::TtMove
             },
-            captures_only,
+            moves,
             specials: [killers[0], killers[1], counter],
             cont_rows,
             list: MoveList::new(),
             scores: [0; MAX_MOVES],
             next: 0,
             captures_end: 0,
-            quiet_checks_only: false,
+            quiet_checks_only: moves == Moves::CapturesAndQuietChecks,
             quiets_filtered: false,
         }
     }
@@ -170,7 +181,7 @@ impl MovePicker {
                     Some(m) if !see_ge(pos, m, 0) => self.scores[self.next - 1] = BAD_CAPTURE,
                     Some(m) => return Some(m),
                     // Quiescence drops losing captures altogether.
-                    None if self.captures_only => self.stage = Stage::Done,
+                    None if self.moves == Moves::Captures => self.stage = Stage::Done,
                     None => {
                         self.captures_end = self.list.len();
                         self.stage = Stage::Killer1;
@@ -208,6 +219,9 @@ impl MovePicker {
                     match self.pick_best() {
                         Some(m) if self.is_special(m) => {}
                         Some(m) => return Some(m),
+                        None if self.moves == Moves::CapturesAndQuietChecks => {
+                            self.stage = Stage::Done
+                        }
                         None => {
                             self.next = 0;
                             self.stage = Stage::BadCaptures;

@@ -1,24 +1,26 @@
-//! Quiescence search: captures only (all evasions when in check) below the main search's
-//! horizon, standing pat on the static evaluation.
+//! Quiescence search: captures (all evasions when in check; at its first ply, optionally the
+//! quiet checks too) below the main search's horizon, standing pat on the static evaluation.
 
 use crate::board::Move;
 use crate::eval::piece_value;
 
 use super::node::{result_bound, tt_cutoff};
-use super::picker::MovePicker;
+use super::picker::{MovePicker, Moves};
 use super::score::{DECISIVE, INFINITE, mated_in, to_tt};
 use super::see::see_ge;
 use super::stats::Event;
 use super::worker::{SearchContext, Worker};
 
 impl Worker {
-    /// Quiescence search: captures only, or every evasion when in check.
+    /// Quiescence search: captures, or every evasion when in check; with `checks`, the quiet
+    /// checks that do not lose material as well, so a mating attack shows at the horizon.
     pub(super) fn qsearch(
         &mut self,
         ctx: &SearchContext,
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        checks: bool,
     ) -> i32 {
         self.pv_len[ply] = ply;
         if self.visit(ctx, ply) {
@@ -29,12 +31,15 @@ impl Worker {
             return v;
         }
         let in_check = self.stack[ply].in_check;
+        let checks = checks && !in_check;
         let pv_node = beta - alpha > 1;
         let key = self.pos.key();
         let tte = ctx.tt.probe(key);
         let mut tt_move = Move::NULL;
         if let Some(e) = tte {
-            if self.pos.is_pseudo_legal(e.mv) && (in_check || self.pos.is_capture(e.mv)) {
+            let wanted =
+                |m| in_check || self.pos.is_capture(m) || checks && self.pos.gives_check(m);
+            if self.pos.is_pseudo_legal(e.mv) && wanted(e.mv) {
                 tt_move = e.mv;
             }
             if !pv_node && let Some(s) = tt_cutoff(e, ply, alpha, beta) {
@@ -59,7 +64,12 @@ impl Worker {
             [Move::NULL; 2]
         };
         let cont_rows = self.cont_rows(ply);
-        let mut picker = MovePicker::new(tt_move, !in_check, killers, Move::NULL, cont_rows);
+        let moves = match (in_check, checks) {
+            (true, _) => Moves::All,
+            (false, true) => Moves::CapturesAndQuietChecks,
+            (false, false) => Moves::Captures,
+        };
+        let mut picker = MovePicker::new(tt_move, moves, killers, Move::NULL, cont_rows);
         let mut best_move = Move::NULL;
         let (mut legal, mut quiet_evasions) = (0i32, 0i32);
         // A recapture on the last move's square is never pruned.
@@ -96,9 +106,16 @@ impl Worker {
                     best = best.max(futility_base);
                     continue;
                 }
+            } else if best > -DECISIVE
+                && checks
+                && !self.pos.is_capture(m)
+                && !see_ge(&self.pos, m, 0)
+            {
+                // A quiet check that hangs its piece.
+                continue;
             }
             let (undo, _) = self.make(ctx, m, ply);
-            let score = -self.qsearch(ctx, -beta, -alpha, ply + 1);
+            let score = -self.qsearch(ctx, -beta, -alpha, ply + 1, false);
             self.unmake(m, undo);
             if self.aborted {
                 return 0;
