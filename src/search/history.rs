@@ -1,6 +1,7 @@
-//! What the search learns about quiet moves: killers per ply, butterfly history per side, the
-//! counter-move that answered each previous move, and continuation history (how a quiet move
-//! fared after each piece-to move one and two plies before it).
+//! What the search learns about moves: killers per ply, butterfly history per side, the
+//! counter-move that answered each previous move, continuation history (how a quiet move
+//! fared after each piece-to move one and two plies before it), and capture history (how each
+//! piece fared taking each kind of piece on each point).
 
 use crate::board::{Move, Piece, Position, Square};
 
@@ -17,7 +18,12 @@ pub struct Histories {
     /// Rows of `CONT_ROW` entries, one per earlier (piece, destination), see [`cont_row`];
     /// row 0 (no piece) stands for "no earlier move" and is never written.
     continuation: Box<[i16]>,
+    /// Indexed by the capturing piece, the point and the kind taken; see [`capture_index`].
+    captures: Box<[i16]>,
 }
+
+/// Kinds of piece a capture can take (the king's slot stays unused).
+const KINDS: usize = 7;
 
 /// Entries per continuation-history row: one per (piece, destination) of the quiet move.
 const CONT_ROW: usize = Piece::CODES * Square::COUNT;
@@ -50,6 +56,12 @@ fn cont_index(pos: &Position, m: Move) -> usize {
     piece_to(pos.piece_at(m.from()), m.to())
 }
 
+/// The capture history's entry of the capture `m` (not yet played in `pos`).
+#[inline(always)]
+fn capture_index(pos: &Position, m: Move) -> usize {
+    cont_index(pos, m) * KINDS + pos.piece_at(m.to()).kind().index()
+}
+
 /// Gravity update: values approach ±HISTORY_MAX more slowly the closer they are.
 #[inline(always)]
 fn update(h: &mut i16, bonus: i32) {
@@ -64,6 +76,7 @@ impl Histories {
             killers: [[Move::NULL; 2]; MAX_PLY + 1],
             counters: [[Move::NULL; Square::COUNT]; Piece::CODES],
             continuation: vec![0; CONT_ROW * CONT_ROW].into_boxed_slice(),
+            captures: vec![0; CONT_ROW * KINDS].into_boxed_slice(),
         }
     }
 
@@ -84,6 +97,29 @@ impl Histories {
         i32::from(self.butterfly[pos.side_to_move().index()][m.from().index()][m.to().index()])
             + i32::from(self.continuation[rows[0] + i])
             + i32::from(self.continuation[rows[1] + i])
+    }
+
+    /// Capture history of the capture `m`.
+    #[inline(always)]
+    pub fn capture(&self, pos: &Position, m: Move) -> i32 {
+        i32::from(self.captures[capture_index(pos, m)])
+    }
+
+    /// A node was cut after the captures `tried` failed: `bonus` to `best` when it is a
+    /// capture, as much off each of them.
+    pub fn reward_captures(
+        &mut self,
+        pos: &Position,
+        best: Option<Move>,
+        tried: &[Move],
+        bonus: i32,
+    ) {
+        if let Some(m) = best {
+            update(&mut self.captures[capture_index(pos, m)], bonus);
+        }
+        for &m in tried {
+            update(&mut self.captures[capture_index(pos, m)], -bonus);
+        }
     }
 
     /// The stored answer to `prev` (played before reaching `pos`).

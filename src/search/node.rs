@@ -255,6 +255,8 @@ struct Progress {
     searched: usize,
     quiets: [Move; 64],
     quiet_count: usize,
+    captures: [Move; 32],
+    capture_count: usize,
 }
 
 /// What the singular-extension test found.
@@ -624,6 +626,8 @@ impl Worker {
             searched: 0,
             quiets: [Move::NULL; 64],
             quiet_count: 0,
+            captures: [Move::NULL; 32],
+            capture_count: 0,
         };
         let mut next_root = self.pv_idx;
         loop {
@@ -808,13 +812,21 @@ impl Worker {
                         }
                     }
                     // A cutoff at the root is an aspiration fail, not a refutation.
-                    if !K::ROOT && !c.capture {
+                    if !K::ROOT {
                         let p = &self.params;
                         let bonus = (p.history_bonus_per_ply * node.depth - p.history_bonus_offset)
                             .min(p.history_bonus_max);
-                        let failed = &done.quiets[..done.quiet_count];
-                        self.hist
-                            .reward(&self.pos, node.ply, known.before, m, failed, bonus);
+                        if !c.capture {
+                            let failed = &done.quiets[..done.quiet_count];
+                            self.hist
+                                .reward(&self.pos, node.ply, known.before, m, failed, bonus);
+                        }
+                        if p.capture_history_percent > 0 {
+                            let failed = &done.captures[..done.capture_count];
+                            let bonus = bonus * p.capture_history_percent / 100;
+                            let best = c.capture.then_some(m);
+                            self.hist.reward_captures(&self.pos, best, failed, bonus);
+                        }
                     }
                     return true;
                 }
@@ -824,6 +836,9 @@ impl Worker {
         if !c.capture && done.quiet_count < done.quiets.len() {
             done.quiets[done.quiet_count] = m;
             done.quiet_count += 1;
+        } else if c.capture && done.capture_count < done.captures.len() {
+            done.captures[done.capture_count] = m;
+            done.capture_count += 1;
         }
         false
     }
