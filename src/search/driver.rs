@@ -336,6 +336,68 @@ mod tests {
         last_score(&depth_search(pos, depth, move_limit, &tt))
     }
 
+    /// Each option on trial reaches the search: turned on, it changes the nodes of a search.
+    #[test]
+    fn every_trial_option_changes_the_search() {
+        let nodes = |params: Params| {
+            let setup = SearchSetup {
+                params,
+                ..depth_setup(Position::startpos(), 11, 0)
+            };
+            let reports = search(setup, &Arc::new(TranspositionTable::new(1)));
+            reports
+                .iter()
+                .rev()
+                .find_map(|r| match r {
+                    Report::Info(i) => Some(i.nodes),
+                    _ => None,
+                })
+                .unwrap()
+        };
+        let base = nodes(Params::default());
+        let d = Params::default;
+        for (name, p) in [
+            (
+                "qs_checks",
+                Params {
+                    qs_checks: 1,
+                    ..d()
+                },
+            ),
+            (
+                "capture_history_percent",
+                Params {
+                    capture_history_percent: 100,
+                    ..d()
+                },
+            ),
+            (
+                "negext_cut",
+                Params {
+                    negext_cut: 2,
+                    negext_low: 1,
+                    ..d()
+                },
+            ),
+            (
+                "eval_history_per_cp",
+                Params {
+                    eval_history_per_cp: 16,
+                    ..d()
+                },
+            ),
+            (
+                "cont_history_ply4",
+                Params {
+                    cont_history_ply4: 1,
+                    ..d()
+                },
+            ),
+        ] {
+            assert_ne!(nodes(p), base, "{name}");
+        }
+    }
+
     /// Quiescence's quiet checks see at depth 1 a mate that the opponent threatens with a
     /// quiet move; captures alone do not.
     #[test]

@@ -1,6 +1,7 @@
 //! What the search learns about moves: killers per ply, butterfly history per side, the
 //! counter-move that answered each previous move, continuation history (how a quiet move
-//! fared after each piece-to move one and two plies before it), and capture history (how each
+//! fared after each piece-to move one, two and optionally four plies before it), and capture
+//! history (how each
 //! piece fared taking each kind of piece on each point).
 
 use crate::board::{Move, Piece, Position, Square};
@@ -28,11 +29,11 @@ const KINDS: usize = 7;
 /// Entries per continuation-history row: one per (piece, destination) of the quiet move.
 const CONT_ROW: usize = Piece::CODES * Square::COUNT;
 
-/// Quiet moves one and two plies back that index the continuation history.
-pub type ContRows = [usize; 2];
+/// Moves one, two and four plies back that index the continuation history (0: none).
+pub type ContRows = [usize; 3];
 
 /// What led to a node: the last move (whose counter-move is learnt) and the continuation
-/// rows of the last two.
+/// rows of the moves before it.
 #[derive(Clone, Copy)]
 pub struct Before {
     pub prev: Move,
@@ -97,6 +98,7 @@ impl Histories {
         i32::from(self.butterfly[pos.side_to_move().index()][m.from().index()][m.to().index()])
             + i32::from(self.continuation[rows[0] + i])
             + i32::from(self.continuation[rows[1] + i])
+            + i32::from(self.continuation[rows[2] + i])
     }
 
     /// Capture history of the capture `m`.
@@ -203,22 +205,26 @@ mod tests {
         let (best, tried) = (mv("h0g2"), mv("a0a1"));
         let before = Before {
             prev: Move::NULL,
-            rows: [after_cannon, 0],
+            rows: [after_cannon, 0, 0],
         };
         hist.reward(&pos, 3, before, best, &[tried], 1_550);
 
         // The butterfly part is the same under any rows; the difference is continuation only.
-        let gain = hist.quiet(&pos, best, [after_cannon, 0]) - hist.quiet(&pos, best, [0, 0]);
+        let gain = hist.quiet(&pos, best, [after_cannon, 0, 0]) - hist.quiet(&pos, best, [0, 0, 0]);
         assert!(gain > 0, "{gain}");
         assert_eq!(
-            hist.quiet(&pos, best, [after_horse, 0]),
-            hist.quiet(&pos, best, [0, 0])
+            hist.quiet(&pos, best, [after_horse, 0, 0]),
+            hist.quiet(&pos, best, [0, 0, 0])
         );
-        assert!(hist.quiet(&pos, tried, [after_cannon, 0]) < hist.quiet(&pos, tried, [0, 0]));
-        // The same earlier move counts two plies back as one ply back.
+        assert!(hist.quiet(&pos, tried, [after_cannon, 0, 0]) < hist.quiet(&pos, tried, [0, 0, 0]));
+        // The same earlier move counts two or four plies back as one ply back.
         assert_eq!(
-            hist.quiet(&pos, best, [0, after_cannon]),
-            hist.quiet(&pos, best, [after_cannon, 0])
+            hist.quiet(&pos, best, [0, after_cannon, 0]),
+            hist.quiet(&pos, best, [after_cannon, 0, 0])
+        );
+        assert_eq!(
+            hist.quiet(&pos, best, [0, 0, after_cannon]),
+            hist.quiet(&pos, best, [after_cannon, 0, 0])
         );
     }
 
@@ -231,10 +237,10 @@ mod tests {
         // Black to move now: the bonus is red's, whose move it was.
         hist.learn_mover(&pos, m, -1_000);
         pos.undo_move(m, undo);
-        assert!(hist.quiet(&pos, m, [0, 0]) < 0);
+        assert!(hist.quiet(&pos, m, [0, 0, 0]) < 0);
         let mut black = Position::startpos();
         black.do_null_move();
-        assert_eq!(hist.quiet(&black, mv("h7e7"), [0, 0]), 0);
+        assert_eq!(hist.quiet(&black, mv("h7e7"), [0, 0, 0]), 0);
         assert_eq!(hist.butterfly[1][m.from().index()][m.to().index()], 0);
     }
 
@@ -244,10 +250,10 @@ mod tests {
         let mut hist = Histories::new();
         let before = Before {
             prev: Move::NULL,
-            rows: [0, 0],
+            rows: [0, 0, 0],
         };
         hist.reward(&pos, 1, before, mv("h0g2"), &[mv("a0a1")], 2_150);
         assert!(hist.continuation.iter().all(|&v| v == 0));
-        assert!(hist.quiet(&pos, mv("h0g2"), [0, 0]) > 0);
+        assert!(hist.quiet(&pos, mv("h0g2"), [0, 0, 0]) > 0);
     }
 }

@@ -131,6 +131,8 @@ params! {
     history_bonus_per_ply: 300, 100, 600, 25;
     history_bonus_offset: 250, 0, 600, 25;
     history_bonus_max: 2500, 1000, 5000, 200;
+    /// Continuation history also four plies back (0: off; on trial, STRENGTH.md).
+    cont_history_ply4: 0, 0, 1, 1;
     /// Capture history's bonus in percent of the quiet moves' (0: off; on trial, STRENGTH.md).
     capture_history_percent: 0, 0, 200, 10;
     /// Butterfly history of the last quiet move by the evaluations around it: per centipawn

@@ -264,7 +264,7 @@ mod tests {
                 Moves::Captures,
                 [Move::NULL; 2],
                 Move::NULL,
-                [0; 2],
+                [0; 3],
             );
             let mut moves = Vec::new();
             while let Some(m) = picker.next(&pos, hist) {

@@ -384,7 +384,8 @@ impl Worker {
         self.pos.undo_null_move(undo);
     }
 
-    /// The continuation-history rows of the moves one and two plies before `ply`.
+    /// The continuation-history rows of the moves one, two and (by option) four plies before
+    /// `ply`.
     #[inline(always)]
     pub(super) fn cont_rows(&self, ply: usize) -> ContRows {
         let back = |n: usize| {
@@ -394,7 +395,12 @@ impl Worker {
                 0
             }
         };
-        [back(1), back(2)]
+        let four = if self.params.cont_history_ply4 > 0 {
+            back(4)
+        } else {
+            0
+        };
+        [back(1), back(2), four]
     }
 
     #[inline(always)]
