@@ -140,6 +140,14 @@ pub fn format_report(result: &MatchResult, sprt: Option<Sprt>, limit: &str) -> S
             p.pentanomial.pairs()
         )
         .expect("string");
+        // Every pair 1-1 leaves no spread, hence the ±0: most often two identical engines.
+        if p.pentanomial.pairs() >= 8 && q[2] == p.pentanomial.pairs() {
+            writeln!(
+                out,
+                "  every pair scored 1-1, as two identical engines would: check the options the engines were sent"
+            )
+            .expect("string");
+        }
     }
     if let (Some(s), Some((llr, decision))) = (sprt, result.sprt) {
         let (lo, hi) = s.bounds();
@@ -205,6 +213,20 @@ mod tests {
         ] {
             assert!(text.contains(needle), "{needle} missing in\n{text}");
         }
+    }
+
+    #[test]
+    fn mirrored_pairs_are_flagged() {
+        let wdl = Wdl {
+            wins: 9,
+            draws: 14,
+            losses: 9,
+        };
+        let flag = "every pair scored 1-1";
+        let text = format_report(&result(wdl, [0, 0, 16, 0, 0], None), None, "nodes 60000");
+        assert!(text.contains(flag), "{text}");
+        let text = format_report(&result(wdl, [0, 1, 14, 1, 0], None), None, "nodes 60000");
+        assert!(!text.contains(flag), "{text}");
     }
 
     #[test]
