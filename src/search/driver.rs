@@ -317,13 +317,13 @@ mod tests {
         }
     }
 
-    /// The score of the last search report.
-    fn last_score(reports: &[Report]) -> Score {
+    /// The last search report's line.
+    fn last_info(reports: &[Report]) -> &SearchInfo {
         reports
             .iter()
             .rev()
             .find_map(|r| match r {
-                Report::Info(i) => Some(i.score),
+                Report::Info(i) => Some(i),
                 _ => None,
             })
             .unwrap()
@@ -333,7 +333,7 @@ mod tests {
     fn searched_score(fen: &str, depth: u32, move_limit: u32) -> Score {
         let tt = Arc::new(TranspositionTable::new(1));
         let pos = Position::from_fen(fen).unwrap();
-        last_score(&depth_search(pos, depth, move_limit, &tt))
+        last_info(&depth_search(pos, depth, move_limit, &tt)).score
     }
 
     /// Each option on trial reaches the search: turned on, it changes the nodes of a search.
@@ -344,15 +344,7 @@ mod tests {
                 params,
                 ..depth_setup(Position::startpos(), 11, 0)
             };
-            let reports = search(setup, &Arc::new(TranspositionTable::new(1)));
-            reports
-                .iter()
-                .rev()
-                .find_map(|r| match r {
-                    Report::Info(i) => Some(i.nodes),
-                    _ => None,
-                })
-                .unwrap()
+            last_info(&search(setup, &Arc::new(TranspositionTable::new(1)))).nodes
         };
         let base = nodes(Params::default());
         let d = Params::default;
@@ -412,7 +404,7 @@ mod tests {
                 },
                 ..depth_setup(pos.clone(), 1, 0)
             };
-            last_score(&search(setup, &Arc::new(TranspositionTable::new(1))))
+            last_info(&search(setup, &Arc::new(TranspositionTable::new(1)))).score
         };
         assert_eq!(score(1), Score::Mate(-1));
         assert!(matches!(score(0), Score::Cp(_)), "{:?}", score(0));

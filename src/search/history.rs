@@ -1,8 +1,7 @@
 //! What the search learns about moves: killers per ply, butterfly history per side, the
 //! counter-move that answered each previous move, continuation history (how a quiet move
 //! fared after each piece-to move one, two and optionally four plies before it), and capture
-//! history (how each
-//! piece fared taking each kind of piece on each point).
+//! history (how each piece fared taking each kind of piece on each point).
 
 use crate::board::{Move, Piece, Position, Square};
 

@@ -1,7 +1,7 @@
 //! Move ordering in stages, so that a cutoff early saves generating the rest: the hash move,
 //! captures that do not lose material by most valuable victim / least valuable attacker and
-//! capture history, the
-//! killers and the counter-move, the other quiet moves by history, then the losing captures.
+//! capture history, the killers and the counter-move, the other quiet moves by history, then
+//! the losing captures.
 
 use crate::board::{Move, PieceType, Position};
 use crate::eval::piece_value;

@@ -140,7 +140,8 @@ pub fn format_report(result: &MatchResult, sprt: Option<Sprt>, limit: &str) -> S
             p.pentanomial.pairs()
         )
         .expect("string");
-        // Every pair 1-1 leaves no spread, hence the ±0: most often two identical engines.
+        // Every pair 1-1 leaves no spread, hence the ±0: most often two identical engines
+        // (a few pairs can all split by chance, so only from 8 on).
         if p.pentanomial.pairs() >= 8 && q[2] == p.pentanomial.pairs() {
             writeln!(
                 out,
