@@ -385,6 +385,14 @@ mod tests {
                     ..d()
                 },
             ),
+            ("pv_iir", Params { pv_iir: 3, ..d() }),
+            (
+                "lmr_deeper_margin",
+                Params {
+                    lmr_deeper_margin: 35,
+                    ..d()
+                },
+            ),
         ] {
             assert_ne!(nodes(p), base, "{name}");
         }

@@ -330,8 +330,21 @@ impl Worker {
         if let Some(v) = self.prune_early::<K>(ctx, &node, eval, beta) {
             return v;
         }
-        // Internal iterative reduction: without a hash move this node was never searched well.
-        if tt_move.is_null() && excluded.is_null() && depth >= self.params.iir_depth {
+        let pv_iir = self.params.pv_iir;
+        if K::PV && !K::ROOT && pv_iir > 0 && excluded.is_null() {
+            // A PV node the table knows only shallowly, or not at all, is searched shallower:
+            // its line is not settled, and the search that follows it will look again.
+            let known = tte.map_or(0, |e| e.depth);
+            node.depth -= if tt_move.is_null() {
+                pv_iir
+            } else {
+                ((depth - known) / 2).clamp(0, pv_iir + 2)
+            };
+            if node.depth <= 0 {
+                return self.qsearch(ctx, alpha, beta, ply, self.params.qs_checks > 0);
+            }
+        } else if tt_move.is_null() && excluded.is_null() && depth >= self.params.iir_depth {
+            // Internal iterative reduction: without a hash move this node was never searched well.
             self.stats.count(Event::Iir);
             node.depth -= 1;
         }
@@ -780,7 +793,7 @@ impl Worker {
             if r > 0 {
                 self.stats.count(Event::Reduced);
             }
-            self.search_later::<K>(ctx, alpha, beta, new_depth, r, ply)
+            self.search_later::<K>(ctx, alpha, beta, done.best, new_depth, r, ply)
         };
         self.unmake(m, undo);
         score
@@ -866,25 +879,36 @@ impl Worker {
     }
 
     /// The search of a later move, made at `ply`: a zero window at `new_depth - r`, again at
-    /// full depth when a reduced search beat alpha, then (PV nodes) the full window when the
-    /// score lands inside it. The root searches its later moves the same way, unreduced.
+    /// full depth when a reduced search beat alpha (deeper or shallower by how far it beat it,
+    /// where `lmr_deeper_margin` is on), then (PV nodes) the full window when the score lands
+    /// inside it. The root searches its later moves the same way, unreduced.
     #[inline(always)]
-    pub(super) fn search_later<K: NodeKind>(
+    #[allow(clippy::too_many_arguments)]
+    fn search_later<K: NodeKind>(
         &mut self,
         ctx: &SearchContext,
         alpha: i32,
         beta: i32,
+        best: i32,
         new_depth: i32,
         r: i32,
         ply: usize,
     ) -> i32 {
         let mut s = -self.search::<Cut>(ctx, -alpha - 1, -alpha, new_depth - r, ply + 1);
+        let mut full = new_depth;
         if s > alpha && r > 0 {
-            self.stats.count(Event::ReducedResearch);
-            s = -self.search::<K::Child>(ctx, -alpha - 1, -alpha, new_depth, ply + 1);
+            let p = &self.params;
+            if p.lmr_deeper_margin > 0 {
+                full += i32::from(s > alpha + p.lmr_deeper_margin + p.lmr_deeper_per_ply * r)
+                    - i32::from(s < best + new_depth);
+            }
+            if full > new_depth - r {
+                self.stats.count(Event::ReducedResearch);
+                s = -self.search::<K::Child>(ctx, -alpha - 1, -alpha, full, ply + 1);
+            }
         }
         if K::PV && s > alpha && s < beta {
-            s = -self.search::<Pv>(ctx, -beta, -alpha, new_depth, ply + 1);
+            s = -self.search::<Pv>(ctx, -beta, -alpha, full, ply + 1);
         }
         s
     }

@@ -69,6 +69,10 @@ params! {
     nmp_verify_depth: 10, 6, 16, 1;
     /// Internal iterative reduction: least depth.
     iir_depth: 4, 2, 8, 1;
+    /// PV nodes below the root: plies less without a hash move, and with one, half the plies
+    /// by which the table's entry is shallower, at most two more (0: off; on trial,
+    /// STRENGTH.md).
+    pv_iir: 0, 0, 4, 1;
     /// Singular extension: least depth, and the margin below the hash score per ply.
     singular_depth: 8, 5, 12, 1;
     singular_margin: 2, 1, 5, 1;
@@ -115,6 +119,11 @@ params! {
     history_lmr_divisor: 8000, 4000, 16000, 500;
     /// Late move reductions: plies more at an expected cut node.
     lmr_cut_node: 1, 0, 4, 1;
+    /// A reduced move that beats alpha is searched again one ply deeper when it beat alpha by
+    /// this plus `lmr_deeper_per_ply` per ply of its reduction, one ply shallower when it
+    /// stays within a centipawn per ply of the best score (0: off; on trial, STRENGTH.md).
+    lmr_deeper_margin: 0, 0, 200, 5;
+    lmr_deeper_per_ply: 4, 0, 20, 1;
     /// Quiescence delta pruning margin, and the margin above the static evaluation below
     /// which only captures that win material are tried.
     delta_margin: 150, 50, 400, 15;
