@@ -793,7 +793,7 @@ impl Worker {
             if r > 0 {
                 self.stats.count(Event::Reduced);
             }
-            self.search_later::<K>(ctx, alpha, beta, done.best, new_depth, r, ply)
+            self.search_later::<K>(ctx, done, beta, new_depth, r, ply)
         };
         self.unmake(m, undo);
         score
@@ -883,17 +883,16 @@ impl Worker {
     /// where `lmr_deeper_margin` is on), then (PV nodes) the full window when the score lands
     /// inside it. The root searches its later moves the same way, unreduced.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn search_later<K: NodeKind>(
         &mut self,
         ctx: &SearchContext,
-        alpha: i32,
+        done: &Progress,
         beta: i32,
-        best: i32,
         new_depth: i32,
         r: i32,
         ply: usize,
     ) -> i32 {
+        let (alpha, best) = (done.alpha, done.best);
         let mut s = -self.search::<Cut>(ctx, -alpha - 1, -alpha, new_depth - r, ply + 1);
         let mut full = new_depth;
         if s > alpha && r > 0 {
