@@ -331,7 +331,7 @@ impl Worker {
             return v;
         }
         let pv_iir = self.params.pv_iir;
-        if K::PV && !K::ROOT && pv_iir > 0 && excluded.is_null() {
+        if K::PV && pv_iir > 0 && excluded.is_null() {
             // A PV node the table knows only shallowly, or not at all, is searched shallower:
             // its line is not settled, and the search that follows it will look again.
             let known = tte.map_or(0, |e| e.depth);
