@@ -406,6 +406,11 @@ impl Engine {
             };
         }
         self.control.reset(limits.ponder);
+        let params = if limits.mate.is_some() {
+            self.options.params.for_mate_search()
+        } else {
+            self.options.params
+        };
         let setup = Arc::new(SearchSetup {
             game: self.game.clone(),
             limits,
@@ -416,7 +421,7 @@ impl Engine {
             start: Instant::now(),
             net: self.search_net(),
             noise,
-            params: self.options.params,
+            params,
             tables: self.tables.clone().filter(|_| !self.options.limit_strength),
         });
         if !self.start(Arc::clone(&setup)) {
@@ -653,6 +658,13 @@ mod tests {
             );
             let last = infos.last().unwrap();
             assert_eq!(last.score, Score::Mate(n), "{fen}");
+            // Found soon after its length, well before the search would give up (2n + 10).
+            let first = infos.iter().find(|i| i.score == Score::Mate(n)).unwrap();
+            assert!(
+                first.depth <= 2 * n as u32 + 4,
+                "{fen}: first seen at depth {}",
+                first.depth
+            );
             assert_eq!(best.score, Some(Score::Mate(n)), "{fen}");
             assert_eq!(best.best, Some(last.pv[0]));
             assert_eq!(last.pv.len(), 2 * n as usize - 1, "{fen}");

@@ -165,6 +165,24 @@ params! {
     stability_max: 200, 120, 300, 10;
 }
 
+impl Params {
+    /// The numbers of a search asked for a mate (`go mate`): no reverse futility, and no
+    /// quiet move pruned by late move, futility or history pruning. Those judge a node or a
+    /// move by its static evaluation and its past, which cannot see a quiet mate, and in a won
+    /// position they hid mates in three until depth 16 (STRENGTH.md, thirty-seventh session).
+    /// Reductions, the null move and the rest stay.
+    pub fn for_mate_search(self) -> Params {
+        Params {
+            rfp_depth: 0,
+            lmp_depth: 0,
+            quiet_prune_depth: -1,
+            history_prune_depth: 0,
+            futility_history_divisor: 0,
+            ..self
+        }
+    }
+}
+
 /// The index in [`TABLE`] of the parameter named `name` (any case).
 pub fn find(name: &str) -> Option<usize> {
     TABLE.iter().position(|p| p.name.eq_ignore_ascii_case(name))
