@@ -15,16 +15,16 @@ pub const MAX_SKILL: f64 = 20.0;
 /// Skills 0 to 8 measured below 0 on that scale with net 1: they play close to random moves and
 /// are not offered.
 pub const CALIBRATION: [(f64, f64); 10] = [
-    (9.0, 508.0),
-    (10.0, 752.0),
-    (11.0, 971.0),
-    (12.0, 1189.0),
-    (13.0, 1369.0),
-    (14.0, 1548.0),
-    (15.0, 1759.0),
-    (16.0, 1903.0),
-    (18.0, 2197.0),
-    (20.0, 2480.0),
+    (9.0, 828.0),
+    (10.0, 1008.0),
+    (11.0, 1166.0),
+    (12.0, 1304.0),
+    (13.0, 1476.0),
+    (14.0, 1649.0),
+    (15.0, 1875.0),
+    (16.0, 1957.0),
+    (18.0, 2285.0),
+    (20.0, 2472.0),
 ];
 
 /// The Elo range `UCI_Elo` accepts: the calibrated one.
