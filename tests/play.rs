@@ -1,6 +1,7 @@
 //! `chuhan play` end to end: scripted games through stdin, judged by what the binary prints.
 
 use assert_cmd::Command;
+use chuhan::search::strength::MIN_ELO;
 
 /// Black's king alone on f9, Red's rooks on a8 and i0: `R1+9` mates at once; after the quiet
 /// `i0i1` Black's only legal move is `f9e9`, and `i1i9` mates.
@@ -101,7 +102,9 @@ fn bad_options_are_refused() {
 
 #[test]
 fn an_elo_plays_a_limited_engine_and_is_range_checked() {
-    let (out, ok) = play_as_given(&["--elo", "800", "--fen", ROOKS], "i0i1\nquit\n");
+    // The weakest calibrated strength: the range moves with each recalibration.
+    let weakest = MIN_ELO.to_string();
+    let (out, ok) = play_as_given(&["--elo", &weakest, "--fen", ROOKS], "i0i1\nquit\n");
     assert!(ok);
     assert!(out.contains("chuhan plays 将6平5 (f9e9)"), "{out}");
     assert!(
@@ -109,7 +112,7 @@ fn an_elo_plays_a_limited_engine_and_is_range_checked() {
         "below the calibrated range"
     );
     assert!(
-        !play_as_given(&["--elo", "800", "--level", "3"], "").1,
+        !play_as_given(&["--elo", &weakest, "--level", "3"], "").1,
         "--elo and --level conflict"
     );
 }

@@ -29,6 +29,7 @@ pub fn find(path: &str) -> Option<(&'static str, &'static str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::strength::{MAX_ELO, MIN_ELO};
 
     #[test]
     fn only_the_pages_files_are_found() {
@@ -44,6 +45,23 @@ mod tests {
             "/src/serve/page.rs",
         ] {
             assert!(find(p).is_none(), "{p}");
+        }
+    }
+
+    #[test]
+    fn every_strength_the_page_offers_is_in_the_calibrated_range() {
+        // The range moves with each recalibration of UCI_Elo; the server refuses the rest.
+        let (_, html) = find("/").unwrap();
+        let start = html.find(r#"<select id="elo""#).unwrap();
+        let select = &html[start..start + html[start..].find("</select>").unwrap()];
+        let elos: Vec<u64> = select
+            .split(r#"<option value=""#)
+            .skip(1)
+            .filter_map(|o| o[..o.find('"').unwrap()].parse().ok())
+            .collect();
+        assert!(elos.len() >= 3, "{select}");
+        for elo in elos {
+            assert!((MIN_ELO..=MAX_ELO).contains(&elo), "Elo {elo}");
         }
     }
 }
