@@ -406,11 +406,6 @@ impl Engine {
             };
         }
         self.control.reset(limits.ponder);
-        let params = if limits.mate.is_some() {
-            self.options.params.for_mate_search()
-        } else {
-            self.options.params
-        };
         let setup = Arc::new(SearchSetup {
             game: self.game.clone(),
             limits,
@@ -421,7 +416,7 @@ impl Engine {
             start: Instant::now(),
             net: self.search_net(),
             noise,
-            params,
+            params: self.options.params,
             tables: self.tables.clone().filter(|_| !self.options.limit_strength),
         });
         if !self.start(Arc::clone(&setup)) {

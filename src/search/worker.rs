@@ -198,8 +198,14 @@ impl Worker {
         let game = &setup.game;
         self.fade = Fade::for_move_limit(setup.move_limit);
         self.noise = setup.noise;
-        if setup.params != self.params {
-            self.params = setup.params;
+        // A mate search is the search's own business, like its give-up depth (deepening.rs).
+        let params = if setup.limits.mate.is_some() {
+            setup.params.for_mate_search()
+        } else {
+            setup.params
+        };
+        if params != self.params {
+            self.params = params;
             self.lmr = reductions(&self.params);
         }
         self.pos = game.position().clone();
