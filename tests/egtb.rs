@@ -349,6 +349,90 @@ fn the_search_scores_positions_the_tables_cover_as_mates() {
     assert_eq!(tbhits_of(&without[without.len() - 2]), None, "{without:?}");
 }
 
+/// The first position of the tables (by material, then index) that they call a draw where at
+/// least one move loses, at least two hold the draw and two of those do not capture (so that
+/// the draw does not end in bare kings at once); with the moves that hold it.
+fn draw_with_a_losing_move(base: &Tablebase) -> (Position, Vec<String>) {
+    for material in every_table() {
+        let layout = Layout::new(material);
+        if let Some(found) = (0..layout.size()).find_map(|i| holding_moves(base, &layout, i)) {
+            return found;
+        }
+    }
+    panic!("no table draw with a losing move");
+}
+
+/// Position `i` of `layout` with the moves that hold its draw, where it is a draw with a losing
+/// move and two holding moves that do not capture.
+fn holding_moves(base: &Tablebase, layout: &Layout, i: u64) -> Option<(Position, Vec<String>)> {
+    let pos = layout.decode(i)?;
+    if pos.is_attacked_king(pos.side_to_move().flip()) || base.probe(&pos) != Ok(Verdict::Draw) {
+        return None;
+    }
+    let (mut holding, mut losing, mut live) = (Vec::new(), 0, 0);
+    for &m in pos.legal_moves().iter() {
+        let mut child = pos.clone();
+        child.do_move(m);
+        match base.probe(&child).unwrap() {
+            Verdict::Win(_) => losing += 1,
+            _ => {
+                holding.push(m.to_string());
+                live += usize::from(!pos.is_capture(m));
+            }
+        }
+    }
+    (losing > 0 && holding.len() >= 2 && live >= 2).then_some((pos, holding))
+}
+
+/// Where the tables call the root a draw, the engine searches only the moves that hold it, past
+/// the tables' draws (which would score every one of them 0 and leave the first), and reports
+/// the draw.
+#[test]
+fn in_a_table_draw_the_search_chooses_among_the_moves_that_hold_it() {
+    let (base, _) = Tablebase::open(tables());
+    let (pos, mut holding) = draw_with_a_losing_move(&base);
+    let fen = pos.to_fen();
+    let mut e = Engine::with_handshake("uci");
+    e.send(&format!(
+        "setoption name EGTB Path value {}",
+        tables().display()
+    ));
+    e.until(|l| l.starts_with("info string EGTB Path: "), PROMPT);
+    e.send("setoption name MultiPV value 100");
+    e.send("setoption name UCI_ShowWDL value true");
+    let lines = think(&mut e, &fen, "depth 5");
+    let told = format!(
+        "info string endgame tables: a draw; choosing by search among the {} moves that hold it",
+        holding.len()
+    );
+    assert!(lines.contains(&told), "{fen}: {lines:?}");
+    let last: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 5 ") && l.contains(" pv "))
+        .collect();
+    let pv = |l: &str| -> Vec<String> {
+        let moves = l.split(" pv ").nth(1).unwrap_or("");
+        moves.split(' ').map(str::to_string).collect()
+    };
+    let mut firsts: Vec<String> = last.iter().map(|l| pv(l)[0].clone()).collect();
+    firsts.sort();
+    firsts.dedup();
+    holding.sort();
+    assert_eq!(firsts, holding, "{fen}: {lines:?}");
+    for l in &last {
+        assert!(
+            l.contains(" score cp 0 ") && l.contains(" wdl 0 1000 0 "),
+            "{fen}: {l}"
+        );
+    }
+    assert!(
+        last.iter().any(|l| pv(l).len() > 2),
+        "{fen}: the lines stop at the tables' draws: {last:?}"
+    );
+    assert!(holding.contains(&best_of(lines.last().unwrap()).to_string()));
+    e.send("quit");
+}
+
 #[test]
 fn a_bad_table_gets_one_message_and_the_rest_serve() {
     let dir = std::env::temp_dir().join(format!("chuhan-egtb-bad-{}", std::process::id()));

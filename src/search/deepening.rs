@@ -12,7 +12,7 @@ use crate::tt::TtBound;
 use super::MAX_PLY;
 use super::driver::SearchSetup;
 use super::root::RootMove;
-use super::score::{DECISIVE, INFINITE, MATE, report, to_tt};
+use super::score::{DECISIVE, INFINITE, MATE, to_tt};
 use super::worker::{SearchContext, Worker};
 
 /// Reports every iteration for this long, then at most one per `REPORT_INTERVAL_MS`.
@@ -33,7 +33,7 @@ pub(super) struct Line {
 pub(super) fn info(ctx: &SearchContext, main: &Worker, index: usize, line: &Line) -> SearchInfo {
     let nodes = ctx.total_nodes();
     let ms = ctx.time.elapsed_ms();
-    let score = report(line.score);
+    let score = ctx.reported(line.score);
     SearchInfo {
         depth: line.depth as u32,
         seldepth: main.seldepth.max(line.depth as usize) as u32,
@@ -41,6 +41,7 @@ pub(super) fn info(ctx: &SearchContext, main: &Worker, index: usize, line: &Line
         score,
         bound: line.bound,
         wdl: Some(match score {
+            _ if ctx.holds_table_draw(line.score) => [0, 1000, 0],
             Score::Cp(cp) => MODEL.permille(cp, ctx.root_material),
             Score::Mate(m) if m > 0 => [1000, 0, 0],
             Score::Mate(_) => [0, 0, 1000],

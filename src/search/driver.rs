@@ -17,8 +17,7 @@ use crate::tt::TranspositionTable;
 use super::control::Control;
 use super::deepening::{info, iterate};
 use super::params::Params;
-use super::root::root_moves;
-use super::score::report;
+use super::root::{hold_table_draw, root_moves};
 use super::strength::Noise;
 use super::threads::Job;
 use super::time::TimeManager;
@@ -54,6 +53,7 @@ struct Shared {
     node_limit: u64,
     move_limit: u32,
     root_material: u32,
+    root_table_draw: bool,
     setup: Arc<SearchSetup>,
 }
 
@@ -68,6 +68,7 @@ impl Shared {
             move_limit: self.move_limit,
             root_material: self.root_material,
             tables: self.setup.tables.as_deref(),
+            root_table_draw: self.root_table_draw,
         }
     }
 }
@@ -87,7 +88,7 @@ pub fn run(
     let limits = &setup.limits;
     let time = TimeManager::new(limits, setup.move_overhead_ms, setup.start, &setup.params);
     let pos = setup.game.position();
-    let root = match root_moves(&setup, tt) {
+    let mut root = match root_moves(&setup, tt) {
         Ok(root) => root,
         Err(mated) => {
             wait_for_release(control, limits);
@@ -102,6 +103,16 @@ pub fn run(
             return 0;
         }
     };
+    let root_table_draw = setup
+        .tables
+        .as_deref()
+        .is_some_and(|t| hold_table_draw(t, &setup, &mut root));
+    if root_table_draw {
+        reporter.report(Report::Message(format!(
+            "endgame tables: a draw; choosing by search among the {} moves that hold it",
+            root.len()
+        )));
+    }
     tt.new_search();
     let shared = Arc::new(Shared {
         tt: Arc::clone(tt),
@@ -110,6 +121,7 @@ pub fn run(
         node_limit: limits.nodes.unwrap_or(u64::MAX),
         move_limit: setup.move_limit,
         root_material: material(pos),
+        root_table_draw,
         time,
         setup: Arc::clone(&setup),
     });
@@ -149,7 +161,7 @@ pub fn run(
     reporter.report(Report::BestMove(BestMove {
         best: Some(best.pv[0]),
         ponder,
-        score: Some(report(best.score)),
+        score: Some(ctx.reported(best.score)),
     }));
     nodes
 }

@@ -5,6 +5,7 @@
 //! `quiescence.rs`.
 
 use crate::board::{Move, Position};
+use crate::egtb::Verdict;
 use crate::eval::piece_value;
 use crate::tt::{TtBound, TtEntry};
 
@@ -425,7 +426,8 @@ impl Worker {
     #[inline(always)]
     fn egtb_score(&mut self, ctx: &SearchContext, ply: usize) -> Option<i32> {
         let v = ctx.tables?.covers(&self.pos)?;
-        if !v.within(ctx.move_limit, u32::from(self.pos.halfmove_clock()))
+        if (ctx.root_table_draw && v == Verdict::Draw)
+            || !v.within(ctx.move_limit, u32::from(self.pos.halfmove_clock()))
             || self.rules.repeats(&self.pos)
         {
             return None;

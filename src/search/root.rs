@@ -3,6 +3,7 @@
 //! last iteration and sorted by score after each search.
 
 use crate::board::Move;
+use crate::egtb::{Tablebase, Verdict};
 use crate::tt::TranspositionTable;
 
 use super::driver::SearchSetup;
@@ -62,6 +63,35 @@ pub(super) fn root_moves(
             pv: vec![mv],
         })
         .collect())
+}
+
+/// Where the endgame tables call the root a draw, keeps the root moves that hold it (a move
+/// that lets a table win go is not played) and returns true: the search then chooses among
+/// them by its own evaluation, not by the tables' draws, all equal, so that it plays the draw
+/// that leaves the opponent the most to find. Leaves `root` alone where no kept move would be
+/// left (`searchmoves` asked for losing moves only).
+pub(super) fn hold_table_draw(
+    tables: &Tablebase,
+    setup: &SearchSetup,
+    root: &mut Vec<RootMove>,
+) -> bool {
+    let pos = setup.game.position();
+    if tables.covers(pos) != Some(Verdict::Draw) {
+        return false;
+    }
+    let holds = |m: Move| {
+        let mut child = pos.clone();
+        child.do_move(m);
+        matches!(
+            tables.covers(&child),
+            Some(Verdict::Draw | Verdict::Loss(_))
+        )
+    };
+    if !root.iter().any(|rm| holds(rm.mv)) {
+        return false;
+    }
+    root.retain(|rm| holds(rm.mv));
+    true
 }
 
 impl Worker {

@@ -15,6 +15,7 @@ use crate::eval::nnue::network::Network;
 use crate::eval::nnue::simd::Kernel;
 use crate::eval::{EvalState, nnue};
 use crate::rules::{GameRecord, SearchHistory};
+use crate::search::Score;
 use crate::tt::{TranspositionTable, TtEntry};
 
 use super::MAX_PLY;
@@ -24,7 +25,7 @@ use super::driver::SearchSetup;
 use super::history::{ContRows, Histories, cont_row};
 use super::params::Params;
 use super::root::RootMove;
-use super::score::{DECISIVE, NO_EVAL, rule_value};
+use super::score::{DECISIVE, NO_EVAL, report, rule_value};
 use super::stats::SearchStats;
 use super::strength::{Noise, noise};
 use super::time::TimeManager;
@@ -64,6 +65,9 @@ pub struct SearchContext<'a> {
     pub root_material: u32,
     /// Endgame tables to probe, if any.
     pub tables: Option<&'a Tablebase>,
+    /// The tables call the root a draw (`root::hold_table_draw`): their draws below it are
+    /// not scores, and what the search reports short of a mate is that draw.
+    pub root_table_draw: bool,
 }
 
 /// One thread's published counts of its current search.
@@ -80,6 +84,21 @@ impl SearchContext<'_> {
             .iter()
             .map(|c| c.nodes.load(Ordering::Relaxed))
             .sum()
+    }
+
+    /// A root score as reported: the tables' draw where they call the root one, unless the
+    /// search found a mate (by the rules on repetition, which the tables leave out).
+    pub fn reported(&self, score: i32) -> Score {
+        if self.holds_table_draw(score) {
+            Score::Cp(0)
+        } else {
+            report(score)
+        }
+    }
+
+    /// Whether the tables' draw stands for this root score.
+    pub fn holds_table_draw(&self, score: i32) -> bool {
+        self.root_table_draw && score.abs() < DECISIVE
     }
 
     pub fn total_tb_hits(&self) -> u64 {
