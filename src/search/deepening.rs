@@ -148,17 +148,21 @@ impl Deepening<'_, '_> {
             (-INFINITE, INFINITE)
         };
         self.w.pv_idx = pv_idx;
+        let mut fail_highs = 0;
         loop {
-            let s = self.w.search_root(self.ctx, alpha, beta, depth);
+            let plies = (depth - fail_highs * p.aspiration_fail_high_plies).max(1);
+            let s = self.w.search_root(self.ctx, alpha, beta, plies);
             if self.w.aborted {
                 return;
             }
             let bound = if s <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (s - delta).max(-INFINITE);
+                fail_highs = 0;
                 Bound::Upper
             } else if s >= beta {
                 beta = (s + delta).min(INFINITE);
+                fail_highs += 1;
                 Bound::Lower
             } else {
                 return;

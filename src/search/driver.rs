@@ -405,6 +405,13 @@ mod tests {
                     ..d()
                 },
             ),
+            (
+                "aspiration_fail_high_plies",
+                Params {
+                    aspiration_fail_high_plies: 1,
+                    ..d()
+                },
+            ),
         ] {
             assert_ne!(nodes(p), base, "{name}");
         }

@@ -153,6 +153,9 @@ params! {
     aspiration: 25, 10, 60, 3;
     aspiration_growth: 50, 25, 100, 5;
     aspiration_full: 1000, 300, 3000, 100;
+    /// Plies less for each fail high in a row of the root's aspiration search (0: off; on
+    /// trial, STRENGTH.md): a move that beats the window is confirmed more cheaply.
+    aspiration_fail_high_plies: 0, 0, 2, 1;
     /// Time: moves the clock is spread over when the control does not say, the share of the
     /// increment spent per move (percent) and the hard limit in percent of the soft one.
     time_moves_to_go: 30, 15, 50, 2;
