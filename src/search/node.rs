@@ -423,6 +423,8 @@ impl Worker {
     /// the plies the move limit has left (a longer one may be a draw by that rule). Not where
     /// the position repeats an earlier one: the tables count cycles as draws, and the search
     /// must see the repetition through to the rules' verdict (perpetual check or chase loses).
+    /// Not a draw below a root the tables call a draw: there the evaluation chooses among the
+    /// draws (`root::hold_table_draw`).
     #[inline(always)]
     fn egtb_score(&mut self, ctx: &SearchContext, ply: usize) -> Option<i32> {
         let v = ctx.tables?.covers(&self.pos)?;
