@@ -106,7 +106,7 @@ pub fn run(
     let root_table_draw = setup
         .tables
         .as_deref()
-        .is_some_and(|t| hold_table_draw(t, &setup, &mut root));
+        .is_some_and(|t| hold_table_draw(t, pos, &mut root));
     if root_table_draw {
         reporter.report(Report::Message(format!(
             "endgame tables: a draw; choosing by search among the {} moves that hold it",

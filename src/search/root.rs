@@ -2,7 +2,7 @@
 //! score and line, searched by the node function's move loop (`node.rs`) in the order of the
 //! last iteration and sorted by score after each search.
 
-use crate::board::Move;
+use crate::board::{Move, Position};
 use crate::egtb::{Tablebase, Verdict};
 use crate::tt::TranspositionTable;
 
@@ -72,25 +72,28 @@ pub(super) fn root_moves(
 /// left (`searchmoves` asked for losing moves only).
 pub(super) fn hold_table_draw(
     tables: &Tablebase,
-    setup: &SearchSetup,
+    pos: &Position,
     root: &mut Vec<RootMove>,
 ) -> bool {
-    let pos = setup.game.position();
     if tables.covers(pos) != Some(Verdict::Draw) {
         return false;
     }
-    let holds = |m: Move| {
-        let mut child = pos.clone();
-        child.do_move(m);
-        matches!(
-            tables.covers(&child),
-            Some(Verdict::Draw | Verdict::Loss(_))
-        )
-    };
-    if !root.iter().any(|rm| holds(rm.mv)) {
+    let holding: Vec<RootMove> = root
+        .iter()
+        .filter(|rm| {
+            let mut child = pos.clone();
+            child.do_move(rm.mv);
+            matches!(
+                tables.covers(&child),
+                Some(Verdict::Draw | Verdict::Loss(_))
+            )
+        })
+        .cloned()
+        .collect();
+    if holding.is_empty() {
         return false;
     }
-    root.retain(|rm| holds(rm.mv));
+    *root = holding;
     true
 }
 
