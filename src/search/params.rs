@@ -83,7 +83,7 @@ params! {
     /// loses more material only spends depth), and the least depth of a node whose checks
     /// are extended.
     check_ext_see: 0, -300, 300, 25;
-    check_ext_depth: 0, 0, 16, 1;
+    check_ext_depth: 10, 0, 16, 1;
     /// Negative extensions of a hash move the singular test found not forced: plies less when
     /// its table score cuts, and when it fails low (0: off; on trial, STRENGTH.md).
     negext_cut: 0, 0, 3, 1;
@@ -173,10 +173,13 @@ impl Params {
     /// quiet move pruned by late move, futility or history pruning. Those judge a node or a
     /// move by its static evaluation and its past, which cannot see a quiet mate, and in a won
     /// position they hid mates in three until depth 16 (STRENGTH.md, thirty-seventh session).
-    /// Reductions, the null move and the rest stay.
+    /// Checks are extended at every depth, as before the clock showed that extending them
+    /// only from depth 10 plays better (STRENGTH.md, thirty-ninth session): a mate is a line
+    /// of checks more often than not. Reductions, the null move and the rest stay.
     pub fn for_mate_search(self) -> Params {
         Params {
             rfp_depth: 0,
+            check_ext_depth: 0,
             lmp_depth: 0,
             quiet_prune_depth: -1,
             history_prune_depth: 0,
