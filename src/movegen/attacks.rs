@@ -214,35 +214,15 @@ impl Position {
         let k = self.king_square(us.flip());
         let (from, to) = (m.from(), m.to());
         let mover = self.piece_at(from);
-        let after = |s: Square| {
-            if s == to {
-                mover
-            } else if s == from {
-                Piece::NONE
-            } else {
-                self.piece_at(s)
-            }
-        };
-        let (kf, kr) = (k.file(), k.rank());
-        if from.rank() == kr || to.rank() == kr {
-            let occ = moved_bits(self.rank_bits(kr), from, to, |s| (s.rank(), s.file()), kr);
-            let e = &RANK_LINES[kf as usize][occ as usize];
-            if line_checks(e, us, false, |i| after(Square::new(i, kr))) {
-                return true;
-            }
-        }
-        if from.file() == kf || to.file() == kf {
-            let occ = moved_bits(self.file_bits(kf), from, to, |s| (s.file(), s.rank()), kf);
-            let e = &FILE_LINES[kr as usize][occ as usize];
-            if line_checks(e, us, true, |i| after(Square::new(kf, i))) {
-                return true;
-            }
+        if self.line_attack_after(k, us, from, to, mover) {
+            return true;
         }
         let attackers = HORSE_ATTACKERS[k.index()];
         let direct = match mover.kind() {
+            // The leg of a horse on `to` is beside it: neither `from` nor `to`.
             PieceType::Horse => attackers
                 .iter()
-                .any(|(h, leg)| h == to && after(leg).is_none()),
+                .any(|(h, leg)| h == to && self.piece_at(leg).is_none()),
             PieceType::Pawn => PAWN_ZONE[us.flip().index()][k.index()] & bit(to) != 0,
             _ => false,
         };
@@ -255,6 +235,58 @@ impl Position {
             .any(|(h, leg)| leg == from && self.piece_at(h) == horse)
     }
 
+    /// Whether `attacker`'s rook (or, along the file, king) is nearest to `k` on its rank or
+    /// file, or its cannon second nearest, once the move from `from` to `to` has left `mover`
+    /// on `to`. Only the lines through `k` that the move leaves or reaches are read: the caller
+    /// knows the others do not attack `k`.
+    #[inline(always)]
+    pub(crate) fn line_attack_after(
+        &self,
+        k: Square,
+        attacker: Color,
+        from: Square,
+        to: Square,
+        mover: Piece,
+    ) -> bool {
+        let after = |s: Square| {
+            if s == to {
+                mover
+            } else if s == from {
+                Piece::NONE
+            } else {
+                self.piece_at(s)
+            }
+        };
+        let (kf, kr) = (k.file(), k.rank());
+        if from.rank() == kr || to.rank() == kr {
+            let mut occ = self.rank_bits(kr);
+            if from.rank() == kr {
+                occ &= !(1 << from.file());
+            }
+            if to.rank() == kr {
+                occ |= 1 << to.file();
+            }
+            let e = &RANK_LINES[kf as usize][occ as usize];
+            if line_checks(e, attacker, false, |i| after(Square::new(i, kr))) {
+                return true;
+            }
+        }
+        if from.file() == kf || to.file() == kf {
+            let mut occ = self.file_bits(kf);
+            if from.file() == kf {
+                occ &= !(1 << from.rank());
+            }
+            if to.file() == kf {
+                occ |= 1 << to.rank();
+            }
+            let e = &FILE_LINES[kr as usize][occ as usize];
+            if line_checks(e, attacker, true, |i| after(Square::new(kf, i))) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// The board on a copy with the move played: the reference `checks_by_change` must match.
     #[cfg(test)]
     fn gives_check_by_trial(&self, m: Move) -> bool {
@@ -263,26 +295,6 @@ impl Position {
         let them = self.side_to_move().flip();
         scratch.king_attacked_at(self.king_square(them), them)
     }
-}
-
-/// The occupancy bits of one line (`line` is the rank or file, `index` splits a point into its
-/// line and its place on it) after a move from `from` to `to`.
-#[inline(always)]
-fn moved_bits(
-    bits: u16,
-    from: Square,
-    to: Square,
-    index: impl Fn(Square) -> (u8, u8),
-    line: u8,
-) -> u16 {
-    let (mut bits, (fl, fi), (tl, ti)) = (bits, index(from), index(to));
-    if fl == line {
-        bits &= !(1 << fi);
-    }
-    if tl == line {
-        bits |= 1 << ti;
-    }
-    bits
 }
 
 /// Whether `us`'s rook (or, along a file, king) is nearest to the enemy king on the line entry

@@ -178,71 +178,13 @@ impl Position {
         // Not in check, so only what the move changes can attack the king: the occupancy of the
         // king's rank and file, and a horse leg the piece leaves.
         let them = us.flip();
-        let (kf, kr) = (k.file(), k.rank());
-        if from.rank() == kr || to.rank() == kr {
-            let mut occ = self.rank_bits(kr);
-            if from.rank() == kr {
-                occ &= !(1 << from.file());
-            }
-            if to.rank() == kr {
-                occ |= 1 << to.file();
-            }
-            let e = &RANK_LINES[kf as usize][occ as usize];
-            if self.line_attacked(e, to, them, false, |i| Square::new(i, kr)) {
-                return false;
-            }
-        }
-        if from.file() == kf || to.file() == kf {
-            let mut occ = self.file_bits(kf);
-            if from.file() == kf {
-                occ &= !(1 << from.rank());
-            }
-            if to.file() == kf {
-                occ |= 1 << to.rank();
-            }
-            let e = &FILE_LINES[kr as usize][occ as usize];
-            if self.line_attacked(e, to, them, true, |i| Square::new(kf, i)) {
-                return false;
-            }
+        if self.line_attack_after(k, them, from, to, self.piece_at(from)) {
+            return false;
         }
         let horse = Piece::new(them, PieceType::Horse);
         !HORSE_ATTACKERS[k.index()]
             .iter()
             .any(|(h, leg)| leg == from && h != to && self.piece_at(h) == horse)
-    }
-
-    /// Whether an enemy rook, cannon (or, along a file, the king) attacks along the line entry
-    /// `e` of a trial occupancy in which our moving piece stands on `to`.
-    #[inline(always)]
-    fn line_attacked(
-        &self,
-        e: &Line,
-        to: Square,
-        them: Color,
-        file: bool,
-        at: impl Fn(u8) -> Square,
-    ) -> bool {
-        let rook = Piece::new(them, PieceType::Rook);
-        let cannon = Piece::new(them, PieceType::Cannon);
-        let king = Piece::new(them, PieceType::King);
-        for near in [e.lo1, e.hi1] {
-            if near != Line::NONE {
-                let s = at(near);
-                let p = self.piece_at(s);
-                if s != to && (p == rook || (file && p == king)) {
-                    return true;
-                }
-            }
-        }
-        for far in [e.lo2, e.hi2] {
-            if far != Line::NONE {
-                let s = at(far);
-                if s != to && self.piece_at(s) == cannon {
-                    return true;
-                }
-            }
-        }
-        false
     }
 
     /// Whether `m` is a legal move here (any 16-bit value accepted; for TT and killer moves).
