@@ -217,7 +217,7 @@ impl Position {
         if self.line_attack_after(k, us, from, to, mover) {
             return true;
         }
-        let attackers = HORSE_ATTACKERS[k.index()];
+        let attackers = &HORSE_ATTACKERS[k.index()];
         let direct = match mover.kind() {
             // The leg of a horse on `to` is beside it: neither `from` nor `to`.
             PieceType::Horse => attackers
