@@ -336,11 +336,15 @@ impl Worker {
             // A PV node the table knows only shallowly, or not at all, is searched shallower:
             // its line is not settled, and the search that follows it will look again.
             let known = tte.map_or(0, |e| e.depth);
-            node.depth -= if tt_move.is_null() {
+            let r = if tt_move.is_null() {
                 pv_iir
             } else {
                 ((depth - known) / 2).clamp(0, pv_iir + 2)
             };
+            if r > 0 {
+                self.stats.count(Event::Iir);
+            }
+            node.depth -= r;
             if node.depth <= 0 {
                 return self.qsearch(ctx, alpha, beta, ply, self.params.qs_checks > 0);
             }
