@@ -489,7 +489,15 @@ impl Worker {
             self.stats.count(Event::ReverseFutility);
             return Some(eval);
         }
-        if node.depth >= 2 && eval >= beta && self.null_allowed(node.ply) && self.can_pass() {
+        // A null move needs the static evaluation itself near beta, not only a table bound.
+        let static_ok = p.nmp_static_base == 0
+            || node.static_eval >= beta - p.nmp_static_per_ply * node.depth + p.nmp_static_base;
+        if node.depth >= 2
+            && eval >= beta
+            && static_ok
+            && self.null_allowed(node.ply)
+            && self.can_pass()
+        {
             return self.null_move::<K>(ctx, node, eval, beta);
         }
         None

@@ -67,6 +67,10 @@ params! {
     nmp_eval_divisor: 200, 80, 400, 20;
     nmp_eval_max: 3, 1, 6, 1;
     nmp_verify_depth: 10, 6, 16, 1;
+    /// Null move only where the static evaluation is at least beta less `nmp_static_per_ply`
+    /// per ply of depth plus `nmp_static_base` (0: off; on trial, STRENGTH.md).
+    nmp_static_base: 0, 0, 400, 20;
+    nmp_static_per_ply: 7, 0, 40, 1;
     /// Internal iterative reduction: least depth.
     iir_depth: 4, 2, 8, 1;
     /// PV nodes below the root: plies less without a hash move, and with one, half the plies
