@@ -163,6 +163,51 @@ mod tests {
     }
 
     #[test]
+    fn quiet_see_pruning_follows_its_parameters() {
+        use crate::search::stats::Event;
+        let (on, off) = against_default(
+            10,
+            Params {
+                quiet_see_per_ply2: 18,
+                ..Params::default()
+            },
+        );
+        assert!(on.stats.get(Event::QuietSeePruned) > 0);
+        assert_eq!(off.stats.get(Event::QuietSeePruned), 0);
+        assert_ne!(on.nodes, off.nodes);
+    }
+
+    #[test]
+    fn null_move_conditions_and_improving_follow_their_parameters() {
+        use crate::search::stats::Event;
+        let trials = [
+            Params {
+                nmp_static_base: 80,
+                ..Params::default()
+            },
+            Params {
+                nmp_eval_over_static: 1,
+                ..Params::default()
+            },
+            Params {
+                nmp_prior_history_max: 12_000,
+                ..Params::default()
+            },
+            Params {
+                improving_far: 1,
+                ..Params::default()
+            },
+        ];
+        let net = Some(crate::eval::nnue::default_net());
+        let off = bench(10, net.clone(), Params::default());
+        assert!(off.stats.get(Event::NullTry) > 0);
+        for params in trials {
+            let on = bench(10, net.clone(), params);
+            assert_ne!(on.nodes, off.nodes, "{params:?}");
+        }
+    }
+
+    #[test]
     fn negative_extensions_follow_their_parameters() {
         use crate::search::stats::Event;
         let (on, off) = against_default(

@@ -118,6 +118,10 @@ struct Pruning {
     see: bool,
     /// Captures that lose more than this much material are not tried.
     see_threshold: i32,
+    /// SEE pruning of quiet moves: the loss allowed per predicted ply squared (0: off) and
+    /// per predicted ply.
+    quiet_see_per_ply2: i32,
+    quiet_see_per_ply: i32,
 }
 
 impl Pruning {
@@ -153,6 +157,8 @@ impl Pruning {
             capture_futility_depth: p.capture_futility_depth,
             see: zero_window && depth <= p.see_prune_depth,
             see_threshold: -p.see_capture_margin * depth,
+            quiet_see_per_ply2: p.quiet_see_per_ply2,
+            quiet_see_per_ply: p.quiet_see_per_ply,
         }
     }
 
@@ -225,6 +231,20 @@ impl Pruning {
                 + piece_value(pos.piece_at(m.to()).kind())
                 + self.capture_futility_per_ply * d
                 <= alpha
+    }
+
+    /// SEE pruning of a quiet move that loses more material than its predicted depth allows.
+    #[inline(always)]
+    fn quiet_loses(&self, searched: usize, best: i32, pos: &Position, m: Move) -> bool {
+        if self.quiet_see_per_ply2 == 0 || !self.may_prune(searched, best) {
+            return false;
+        }
+        let d = self.predicted_depth(searched);
+        !see_ge(
+            pos,
+            m,
+            -(self.quiet_see_per_ply2 * d * d + self.quiet_see_per_ply * d),
+        )
     }
 
     /// SEE pruning of losing captures is allowed here.
@@ -323,7 +343,7 @@ impl Worker {
             in_check,
             raw_eval,
             static_eval,
-            improving: !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval,
+            improving: self.improving(in_check, static_eval, ply),
             tt_move,
             excluded,
             singular: 0,
@@ -381,6 +401,21 @@ impl Worker {
             );
         }
         best
+    }
+
+    /// Whether the static evaluation is better than two plies ago; where that node was in
+    /// check (no evaluation), than four plies ago, and without either, yes.
+    #[inline(always)]
+    fn improving(&self, in_check: bool, static_eval: i32, ply: usize) -> bool {
+        if in_check || ply < 2 {
+            return false;
+        }
+        let back2 = self.stack[ply - 2].static_eval;
+        if back2 != NO_EVAL || self.params.improving_far == 0 || ply < 4 {
+            return static_eval > back2;
+        }
+        let back4 = self.stack[ply - 4].static_eval;
+        back4 == NO_EVAL || static_eval > back4
     }
 
     /// The quiet move that led here learns from the static evaluations before and after it:
@@ -489,18 +524,28 @@ impl Worker {
             self.stats.count(Event::ReverseFutility);
             return Some(eval);
         }
-        // A null move needs the static evaluation itself near beta, not only a table bound.
-        let static_ok = p.nmp_static_base == 0
-            || node.static_eval >= beta - p.nmp_static_per_ply * node.depth + p.nmp_static_base;
         if node.depth >= 2
             && eval >= beta
-            && static_ok
+            && self.null_move_promising(node, eval, beta)
             && self.null_allowed(node.ply)
             && self.can_pass()
         {
             return self.null_move::<K>(ctx, node, eval, beta);
         }
         None
+    }
+
+    /// The null move's conditions on trial (each off at 0): the static evaluation itself near
+    /// beta, not only a table bound; the table's evaluation not below the static one; the
+    /// move that led here not one the history trusts (it may carry a threat).
+    #[inline(always)]
+    fn null_move_promising(&self, node: &Node, eval: i32, beta: i32) -> bool {
+        let p = &self.params;
+        (p.nmp_static_base == 0
+            || node.static_eval >= beta - p.nmp_static_per_ply * node.depth + p.nmp_static_base)
+            && (p.nmp_eval_over_static == 0 || eval >= node.static_eval)
+            && (p.nmp_prior_history_max == 0
+                || self.stack[node.ply - 1].history < p.nmp_prior_history_max)
     }
 
     /// A null move here: not right after another, nor in the verification of one.
@@ -751,6 +796,11 @@ impl Worker {
             self.stats.count(Event::SeePruned);
             return None;
         }
+        if !capture && pruning.quiet_loses(searched, best, &self.pos, m) && !self.pos.gives_check(m)
+        {
+            self.stats.count(Event::QuietSeePruned);
+            return None;
+        }
         Some(Candidate {
             mv: m,
             capture,
@@ -779,6 +829,7 @@ impl Worker {
             && self.pos.may_give_check(m)
             && see_ge(&self.pos, m, self.params.check_ext_see);
         let (undo, gives_check) = self.make(ctx, m, ply);
+        self.stack[ply].history = c.history;
         let check_extension = gives_check && safe_check;
         if check_extension {
             self.stats.count(Event::CheckExtension);

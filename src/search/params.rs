@@ -71,6 +71,16 @@ params! {
     /// per ply of depth plus `nmp_static_base` (0: off; on trial, STRENGTH.md).
     nmp_static_base: 0, 0, 400, 20;
     nmp_static_per_ply: 7, 0, 40, 1;
+    /// Null move only where the table's refined evaluation is not below the static one (1; 0:
+    /// off; on trial, STRENGTH.md).
+    nmp_eval_over_static: 0, 0, 1, 1;
+    /// Null move only where the move that led here has a history below this: a reply the
+    /// history trusts may be a threat (0: off; Stockfish's statScore bound; on trial).
+    nmp_prior_history_max: 0, 0, 65536, 2000;
+    /// A node whose ancestor two plies back was in check compares its evaluation with the one
+    /// four plies back to judge whether it is improving (1; 0: it always counts as improving;
+    /// on trial, STRENGTH.md).
+    improving_far: 0, 0, 1, 1;
     /// Internal iterative reduction: least depth.
     iir_depth: 4, 2, 8, 1;
     /// PV nodes below the root: plies less without a hash move, and with one, half the plies
@@ -115,6 +125,10 @@ params! {
     /// SEE pruning of captures: deepest node, and the loss allowed per ply.
     see_prune_depth: 6, 3, 9, 1;
     see_capture_margin: 120, 50, 250, 10;
+    /// SEE pruning of quiet moves (no checks): a move that loses more than `per_ply2` d² +
+    /// `per_ply` d in SEE, d its predicted depth, is not tried (0: off; on trial).
+    quiet_see_per_ply2: 0, 0, 60, 2;
+    quiet_see_per_ply: 32, 0, 150, 5;
     /// Late move reductions: least depth, the table's `base + ln(depth) ln(moves) / divisor`
     /// in hundredths, and the history worth one ply.
     lmr_depth: 3, 2, 5, 1;

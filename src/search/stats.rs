@@ -34,10 +34,11 @@ pub enum Event {
     /// Moves extended because they check.
     CheckExtension,
     /// Quiet moves left out by late move or futility pruning, by history, by futility with
-    /// their history, and captures by SEE and by futility.
+    /// their history and by SEE, and captures by SEE and by futility.
     QuietPruned,
     HistoryPruned,
     HistoryFutilityPruned,
+    QuietSeePruned,
     SeePruned,
     CaptureFutilityPruned,
     /// Moves searched with a reduction, and reduced searches that had to be searched again.
@@ -57,7 +58,7 @@ pub enum Event {
 }
 
 impl Event {
-    const ALL: [Event; 30] = [
+    const ALL: [Event; 31] = [
         Event::MainNode,
         Event::QNode,
         Event::TtProbe,
@@ -77,6 +78,7 @@ impl Event {
         Event::QuietPruned,
         Event::HistoryPruned,
         Event::HistoryFutilityPruned,
+        Event::QuietSeePruned,
         Event::SeePruned,
         Event::CaptureFutilityPruned,
         Event::Reduced,
@@ -111,6 +113,7 @@ impl Event {
             Event::QuietPruned => "quiet moves pruned (late move, futility)",
             Event::HistoryPruned => "quiet moves pruned by history",
             Event::HistoryFutilityPruned => "quiet moves pruned by futility with history",
+            Event::QuietSeePruned => "quiet moves pruned by SEE",
             Event::SeePruned => "captures pruned by SEE",
             Event::CaptureFutilityPruned => "captures pruned by futility",
             Event::Reduced => "moves reduced",

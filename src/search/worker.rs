@@ -121,6 +121,8 @@ pub(super) struct Frame {
     cont_row: usize,
     /// A null move's verification search is under way at this node: no second pass.
     pub(super) verifying_null: bool,
+    /// History of `mv` where the main search's move loop played it as a quiet move, else 0.
+    pub(super) history: i32,
 }
 
 pub struct Worker {
@@ -174,6 +176,7 @@ impl Worker {
             excluded: Move::NULL,
             cont_row: 0,
             verifying_null: false,
+            history: 0,
         };
         let start = GameRecord::new(Position::startpos());
         Box::new(Worker {
@@ -377,6 +380,7 @@ impl Worker {
         self.rules.push(&self.pos, m, undo, check);
         self.stack[ply].mv = m;
         self.stack[ply].cont_row = cont_row(self.pos.piece_at(m.to()), m.to());
+        self.stack[ply].history = 0;
         self.stack[ply + 1].in_check = check;
         (undo, check)
     }
@@ -395,6 +399,7 @@ impl Worker {
         self.rules.push(&self.pos, Move::NULL, undo, false);
         self.stack[ply].mv = Move::NULL;
         self.stack[ply].cont_row = 0;
+        self.stack[ply].history = 0;
         self.stack[ply + 1].in_check = false;
         self.evals[ply + 1] = self.evals[ply];
         if self.net.is_some() {
