@@ -181,29 +181,19 @@ mod tests {
     fn null_move_conditions_and_improving_follow_their_parameters() {
         use crate::search::stats::Event;
         let trials = [
-            Params {
-                nmp_static_base: 80,
-                ..Params::default()
-            },
-            Params {
-                nmp_eval_over_static: 1,
-                ..Params::default()
-            },
-            Params {
-                nmp_prior_history_max: 12_000,
-                ..Params::default()
-            },
-            Params {
-                improving_far: 1,
-                ..Params::default()
-            },
+            ("nmp_static_base", 80),
+            ("nmp_eval_over_static", 1),
+            ("nmp_prior_history_max", 12_000),
+            ("improving_far", 1),
         ];
         let net = Some(crate::eval::nnue::default_net());
         let off = bench(10, net.clone(), Params::default());
         assert!(off.stats.get(Event::NullTry) > 0);
-        for params in trials {
+        for (name, value) in trials {
+            let mut params = Params::default();
+            params.set(crate::search::params::find(name).unwrap(), value);
             let on = bench(10, net.clone(), params);
-            assert_ne!(on.nodes, off.nodes, "{params:?}");
+            assert_ne!(on.nodes, off.nodes, "{name} {value}");
         }
     }
 
