@@ -178,13 +178,15 @@ mod tests {
     }
 
     #[test]
-    fn null_move_conditions_and_improving_follow_their_parameters() {
+    fn pruning_conditions_and_table_rewards_follow_their_parameters() {
         use crate::search::stats::Event;
         let trials = [
             ("nmp_static_base", 80),
             ("nmp_eval_over_static", 1),
             ("nmp_prior_history_max", 12_000),
             ("improving_far", 1),
+            ("rfp_prior_history_divisor", 186),
+            ("tt_cut_history", 1),
         ];
         let net = Some(crate::eval::nnue::default_net());
         let off = bench(10, net.clone(), Params::default());

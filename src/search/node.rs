@@ -60,6 +60,12 @@ fn refined_eval(tte: Option<TtEntry>, in_check: bool, static_eval: i32, ply: usi
     }
 }
 
+/// The history bonus of a move that cut at `depth`.
+#[inline(always)]
+fn history_bonus(p: &Params, depth: i32) -> i32 {
+    (p.history_bonus_per_ply * depth - p.history_bonus_offset).min(p.history_bonus_max)
+}
+
 /// The history bonus of a quiet move by the static evaluations before it (`mover_eval`, its
 /// mover's) and after it (`reply_eval`, the other side's): both are from their own side to
 /// move, so their sum is what the move lost at once.
@@ -321,6 +327,9 @@ impl Worker {
             && let Some(s) = tt_cutoff(e, ply, alpha, beta)
         {
             self.stats.count(Event::TtCutoff);
+            if s >= beta && self.params.tt_cut_history > 0 {
+                self.reward_tt_move(tt_move, depth, ply);
+            }
             return s;
         }
         // Not stored: the verdict depends on the move limit's clock, which the key leaves out.
@@ -401,6 +410,21 @@ impl Worker {
             );
         }
         best
+    }
+
+    /// A table cutoff whose move is quiet teaches the histories as if the move had cut here.
+    #[inline(always)]
+    fn reward_tt_move(&mut self, tt_move: Move, depth: i32, ply: usize) {
+        if tt_move.is_null() || self.pos.is_capture(tt_move) {
+            return;
+        }
+        let before = Before {
+            prev: self.stack[ply - 1].mv,
+            rows: self.cont_rows(ply),
+        };
+        let bonus = history_bonus(&self.params, depth);
+        self.hist
+            .reward(&self.pos, ply, before, tt_move, &[], bonus);
     }
 
     /// Whether the static evaluation is better than two plies ago; where that node was in
@@ -518,8 +542,12 @@ impl Worker {
         }
         let p = &self.params;
         // Reverse futility: far enough above beta that a quiet move will not drop below it.
+        let prior = match p.rfp_prior_history_divisor {
+            0 => 0,
+            d => self.stack[node.ply - 1].history / d,
+        };
         if node.depth <= p.rfp_depth
-            && eval - p.rfp_margin * (node.depth - i32::from(node.improving)) >= beta
+            && eval - p.rfp_margin * (node.depth - i32::from(node.improving)) - prior >= beta
         {
             self.stats.count(Event::ReverseFutility);
             return Some(eval);
@@ -894,8 +922,7 @@ impl Worker {
                     // A cutoff at the root is an aspiration fail, not a refutation.
                     if !K::ROOT {
                         let p = &self.params;
-                        let bonus = (p.history_bonus_per_ply * node.depth - p.history_bonus_offset)
-                            .min(p.history_bonus_max);
+                        let bonus = history_bonus(p, node.depth);
                         if !c.capture {
                             let failed = &done.quiets[..done.quiet_count];
                             self.hist

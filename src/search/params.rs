@@ -60,6 +60,9 @@ params! {
     /// Reverse futility pruning: deepest node, and margin per ply of depth.
     rfp_depth: 7, 3, 12, 1;
     rfp_margin: 90, 40, 200, 8;
+    /// Reverse futility's margin grows by the history of the move that led here over this: a
+    /// reply the history trusts may hold a threat the evaluation misses (0: off; on trial).
+    rfp_prior_history_divisor: 0, 0, 1000, 20;
     /// Null move: reduction base, plies of depth per extra ply of reduction, centipawns above
     /// beta per extra ply and their most, and the depth from which a fail-high is verified.
     nmp_base: 3, 1, 6, 1;
@@ -158,6 +161,9 @@ params! {
     history_bonus_per_ply: 300, 100, 600, 25;
     history_bonus_offset: 250, 0, 600, 25;
     history_bonus_max: 2500, 1000, 5000, 200;
+    /// A table cutoff above beta rewards its quiet hash move as a searched cutoff would
+    /// (Stockfish's; 0: off; on trial, STRENGTH.md).
+    tt_cut_history: 0, 0, 1, 1;
     /// Continuation history also four plies back (0: off; on trial, STRENGTH.md).
     cont_history_ply4: 0, 0, 1, 1;
     /// Capture history's bonus in percent of the quiet moves' (0: off; on trial, STRENGTH.md).
