@@ -187,6 +187,7 @@ mod tests {
             ("improving_far", 1),
             ("rfp_prior_history_divisor", 186),
             ("tt_cut_history", 1),
+            ("lmr_prior_moves", 6),
         ];
         let net = Some(crate::eval::nnue::default_net());
         let off = bench(10, net.clone(), Params::default());

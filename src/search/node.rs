@@ -858,6 +858,7 @@ impl Worker {
             && see_ge(&self.pos, m, self.params.check_ext_see);
         let (undo, gives_check) = self.make(ctx, m, ply);
         self.stack[ply].history = c.history;
+        self.stack[ply].searched_before = done.searched.min(usize::from(u16::MAX)) as u16;
         let check_extension = gives_check && safe_check;
         if check_extension {
             self.stats.count(Event::CheckExtension);
@@ -969,6 +970,11 @@ impl Worker {
         }
         // Moves that have often refuted siblings are reduced less, failures more.
         r -= history / self.params.history_lmr_divisor;
+        // A node reached by a late move of its parent is less likely to fail low at once.
+        let prior_moves = self.params.lmr_prior_moves;
+        if prior_moves > 0 && i32::from(self.stack[node.ply - 1].searched_before) >= prior_moves {
+            r -= 1;
+        }
         r.clamp(0, new_depth - 1)
     }
 

@@ -138,6 +138,9 @@ params! {
     lmr_base: 50, 0, 150, 10;
     lmr_divisor: 220, 150, 350, 10;
     history_lmr_divisor: 8000, 4000, 16000, 500;
+    /// One ply less of reduction where the parent had searched at least this many moves
+    /// before the one that led here (Pikafish-HCE's `(ss-1)->moveCount > 6`; 0: off; on trial).
+    lmr_prior_moves: 0, 0, 32, 1;
     /// Late move reductions: plies more at an expected cut node.
     lmr_cut_node: 1, 0, 4, 1;
     /// A reduced move that beats alpha is searched again one ply deeper when it beat alpha by

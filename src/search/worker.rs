@@ -123,6 +123,8 @@ pub(super) struct Frame {
     pub(super) verifying_null: bool,
     /// History of `mv` where the main search's move loop played it as a quiet move, else 0.
     pub(super) history: i32,
+    /// Moves the main search's move loop had searched from this ply before `mv`, else 0.
+    pub(super) searched_before: u16,
 }
 
 pub struct Worker {
@@ -177,6 +179,7 @@ impl Worker {
             cont_row: 0,
             verifying_null: false,
             history: 0,
+            searched_before: 0,
         };
         let start = GameRecord::new(Position::startpos());
         Box::new(Worker {
@@ -381,6 +384,7 @@ impl Worker {
         self.stack[ply].mv = m;
         self.stack[ply].cont_row = cont_row(self.pos.piece_at(m.to()), m.to());
         self.stack[ply].history = 0;
+        self.stack[ply].searched_before = 0;
         self.stack[ply + 1].in_check = check;
         (undo, check)
     }
@@ -400,6 +404,7 @@ impl Worker {
         self.stack[ply].mv = Move::NULL;
         self.stack[ply].cont_row = 0;
         self.stack[ply].history = 0;
+        self.stack[ply].searched_before = 0;
         self.stack[ply + 1].in_check = false;
         self.evals[ply + 1] = self.evals[ply];
         if self.net.is_some() {
