@@ -178,7 +178,7 @@ mod tests {
     }
 
     #[test]
-    fn pruning_conditions_and_table_rewards_follow_their_parameters() {
+    fn pruning_conditions_and_reductions_follow_their_parameters() {
         use crate::search::stats::Event;
         let trials = [
             ("nmp_static_base", 80),
@@ -186,7 +186,6 @@ mod tests {
             ("nmp_prior_history_max", 12_000),
             ("improving_far", 1),
             ("rfp_prior_history_divisor", 186),
-            ("tt_cut_history", 1),
             ("lmr_prior_moves", 6),
         ];
         let net = Some(crate::eval::nnue::default_net());

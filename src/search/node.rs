@@ -327,9 +327,6 @@ impl Worker {
             && let Some(s) = tt_cutoff(e, ply, alpha, beta)
         {
             self.stats.count(Event::TtCutoff);
-            if s >= beta && self.params.tt_cut_history > 0 {
-                self.reward_tt_move(tt_move, depth, ply);
-            }
             return s;
         }
         // Not stored: the verdict depends on the move limit's clock, which the key leaves out.
@@ -410,21 +407,6 @@ impl Worker {
             );
         }
         best
-    }
-
-    /// A table cutoff whose move is quiet teaches the histories as if the move had cut here.
-    #[inline(always)]
-    fn reward_tt_move(&mut self, tt_move: Move, depth: i32, ply: usize) {
-        if tt_move.is_null() || self.pos.is_capture(tt_move) {
-            return;
-        }
-        let before = Before {
-            prev: self.stack[ply - 1].mv,
-            rows: self.cont_rows(ply),
-        };
-        let bonus = history_bonus(&self.params, depth);
-        self.hist
-            .reward(&self.pos, ply, before, tt_move, &[], bonus);
     }
 
     /// Whether the static evaluation is better than two plies ago; where that node was in

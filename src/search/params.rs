@@ -164,9 +164,6 @@ params! {
     history_bonus_per_ply: 300, 100, 600, 25;
     history_bonus_offset: 250, 0, 600, 25;
     history_bonus_max: 2500, 1000, 5000, 200;
-    /// A table cutoff above beta rewards its quiet hash move as a searched cutoff would
-    /// (Stockfish's; 0: off; on trial, STRENGTH.md).
-    tt_cut_history: 0, 0, 1, 1;
     /// Continuation history also four plies back (0: off; on trial, STRENGTH.md).
     cont_history_ply4: 0, 0, 1, 1;
     /// Capture history's bonus in percent of the quiet moves' (0: off; on trial, STRENGTH.md).
