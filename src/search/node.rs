@@ -60,12 +60,6 @@ fn refined_eval(tte: Option<TtEntry>, in_check: bool, static_eval: i32, ply: usi
     }
 }
 
-/// The history bonus of a move that cut at `depth`.
-#[inline(always)]
-fn history_bonus(p: &Params, depth: i32) -> i32 {
-    (p.history_bonus_per_ply * depth - p.history_bonus_offset).min(p.history_bonus_max)
-}
-
 /// The history bonus of a quiet move by the static evaluations before it (`mover_eval`, its
 /// mover's) and after it (`reply_eval`, the other side's): both are from their own side to
 /// move, so their sum is what the move lost at once.
@@ -840,7 +834,7 @@ impl Worker {
             && see_ge(&self.pos, m, self.params.check_ext_see);
         let (undo, gives_check) = self.make(ctx, m, ply);
         self.stack[ply].history = c.history;
-        self.stack[ply].searched_before = done.searched.min(usize::from(u16::MAX)) as u16;
+        self.stack[ply].searched_before = u16::try_from(done.searched).unwrap_or(u16::MAX);
         let check_extension = gives_check && safe_check;
         if check_extension {
             self.stats.count(Event::CheckExtension);
@@ -905,7 +899,8 @@ impl Worker {
                     // A cutoff at the root is an aspiration fail, not a refutation.
                     if !K::ROOT {
                         let p = &self.params;
-                        let bonus = history_bonus(p, node.depth);
+                        let bonus = (p.history_bonus_per_ply * node.depth - p.history_bonus_offset)
+                            .min(p.history_bonus_max);
                         if !c.capture {
                             let failed = &done.quiets[..done.quiet_count];
                             self.hist
