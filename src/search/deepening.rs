@@ -13,6 +13,7 @@ use super::MAX_PLY;
 use super::driver::SearchSetup;
 use super::root::RootMove;
 use super::score::{DECISIVE, INFINITE, MATE, to_tt};
+use super::time::effort_scaled;
 use super::worker::{SearchContext, Worker};
 
 /// Reports every iteration for this long, then at most one per `REPORT_INTERVAL_MS`.
@@ -253,7 +254,12 @@ impl Deepening<'_, '_> {
             .mate
             .is_some_and(|n| best > MATE - 2 * n.min(1000) as i32);
         let only_move = root.len() == 1 && ctx.time.uses_clock();
-        let stability = (p.stability_base + self.instability).min(p.stability_max);
+        let stability = effort_scaled(
+            (p.stability_base + self.instability).min(p.stability_max),
+            root[0].nodes * 100 / self.w.nodes.max(1),
+            depth,
+            p,
+        );
         mate_found
             || only_move
             || limits.soft_nodes.is_some_and(|n| ctx.total_nodes() >= n)

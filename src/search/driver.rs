@@ -348,6 +348,30 @@ mod tests {
         last_info(&depth_search(pos, depth, move_limit, &tt)).score
     }
 
+    /// Each root move keeps the nodes its searches took: together they are all the main
+    /// thread's nodes but the root's own visits (one per iteration and re-search).
+    #[test]
+    fn root_moves_keep_the_nodes_their_searches_took() {
+        let depth = 9;
+        let mut w = Worker::new(0);
+        run(
+            &mut w,
+            &[],
+            Arc::new(depth_setup(Position::startpos(), depth, 0)),
+            &Arc::new(TranspositionTable::new(1)),
+            &Arc::new(Control::default()),
+            &Collect(Mutex::new(Vec::new())),
+        );
+        let spent: u64 = w.root.iter().map(|rm| rm.nodes).sum();
+        let root_visits = w.nodes - spent;
+        assert!(
+            (u64::from(depth)..=u64::from(depth) * 8).contains(&root_visits),
+            "{} nodes, {spent} under the root moves",
+            w.nodes
+        );
+        assert!(w.root.iter().all(|rm| rm.nodes > 0));
+    }
+
     /// Each option on trial reaches the search: turned on, it changes the nodes of a search.
     #[test]
     fn every_trial_option_changes_the_search() {

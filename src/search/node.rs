@@ -720,12 +720,14 @@ impl Worker {
             let Some(c) = self.candidate::<K>(m, node, &pruning, &known, &done) else {
                 continue;
             };
+            let nodes_before = self.nodes;
             let score = self.search_move::<K>(ctx, node, &c, &done, beta);
             if self.aborted {
                 return None;
             }
             if K::ROOT {
-                self.record_root_move(next_root - 1, done.searched == 0, score, done.alpha);
+                let nodes = self.nodes - nodes_before;
+                self.record_root_move(next_root - 1, done.searched == 0, score, done.alpha, nodes);
             }
             done.searched += 1;
             if self.take_score::<K>(node, &c, score, beta, &known, &mut done) {

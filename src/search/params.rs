@@ -190,6 +190,11 @@ params! {
     stability_base: 70, 40, 100, 5;
     stability_change: 100, 50, 200, 10;
     stability_max: 200, 120, 300, 10;
+    /// Time: the soft limit in percent where the best move has taken at least
+    /// `time_effort_share` percent of the main thread's nodes, from depth 10 (0: off; on
+    /// trial, Stockfish's node effort): a move the search hardly questions needs less time.
+    time_effort_share: 0, 0, 100, 2;
+    time_effort_percent: 75, 40, 100, 5;
 }
 
 impl Params {

@@ -21,6 +21,8 @@ pub(super) struct RootMove {
     /// Score from the last completed iteration.
     pub(super) prev_score: i32,
     pub(super) pv: Vec<Move>,
+    /// Nodes its subtree took in this search, all iterations (for time management).
+    pub(super) nodes: u64,
 }
 
 /// The moves to search at the root, the table's move first, then captures by victim and
@@ -61,6 +63,7 @@ pub(super) fn root_moves(
             score: -INFINITE,
             prev_score: -INFINITE,
             pv: vec![mv],
+            nodes: 0,
         })
         .collect())
 }
@@ -141,10 +144,18 @@ impl Worker {
     }
 
     /// Keeps the score and line of the root move at `index` when it is the first searched or
-    /// beats alpha; otherwise it is only known to fall short.
+    /// beats alpha; otherwise it is only known to fall short. `nodes`: what its search took.
     #[inline(always)]
-    pub(super) fn record_root_move(&mut self, index: usize, first: bool, score: i32, alpha: i32) {
+    pub(super) fn record_root_move(
+        &mut self,
+        index: usize,
+        first: bool,
+        score: i32,
+        alpha: i32,
+        nodes: u64,
+    ) {
         let rm = &mut self.root[index];
+        rm.nodes += nodes;
         if first || score > alpha {
             rm.score = score;
             rm.pv.clear();

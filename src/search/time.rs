@@ -15,6 +15,20 @@ const MAX_SHARE_PERCENT: u64 = 40;
 const LAST_MOVE_SHARE_PERCENT: u64 = 80;
 /// A fixed move time keeps this fraction (1/n) of itself in reserve.
 const MOVETIME_MARGIN_DIVISOR: u64 = 16;
+/// The best move's share of the nodes shortens the time only from this depth: before it the
+/// shares are a few thousand nodes, too few to say much.
+const EFFORT_DEPTH: i32 = 10;
+
+/// The soft limit's percent `stability` after iteration `depth`, lowered to
+/// `time_effort_percent` of itself where the best move took `share` percent or more of the
+/// nodes searched (`time_effort_share`; 0 is off).
+pub(super) fn effort_scaled(stability: i32, share: u64, depth: i32, p: &Params) -> i32 {
+    if p.time_effort_share > 0 && depth >= EFFORT_DEPTH && share >= p.time_effort_share as u64 {
+        stability * p.time_effort_percent / 100
+    } else {
+        stability
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct TimeManager {
@@ -199,6 +213,22 @@ mod tests {
         // A fixed move time has no soft limit: an iteration starts until the hard one falls.
         assert!(!tm.soft_limit_reached(&control, 100, ms(hard - 1)));
         assert!(tm.soft_limit_reached(&control, 100, ms(hard)));
+    }
+
+    #[test]
+    fn a_best_move_that_takes_most_nodes_shortens_the_soft_limit() {
+        let on = Params {
+            time_effort_share: 90,
+            time_effort_percent: 75,
+            ..Params::default()
+        };
+        assert_eq!(effort_scaled(120, 95, 12, &on), 90);
+        assert_eq!(effort_scaled(120, 90, 10, &on), 90);
+        // Below the share, or before the depth, the limit stands.
+        assert_eq!(effort_scaled(120, 89, 12, &on), 120);
+        assert_eq!(effort_scaled(120, 99, 9, &on), 120);
+        // Off by default.
+        assert_eq!(effort_scaled(120, 100, 20, &Params::default()), 120);
     }
 
     #[test]
