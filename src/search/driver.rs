@@ -423,6 +423,20 @@ mod tests {
             ),
             ("pv_iir", Params { pv_iir: 3, ..d() }),
             (
+                "iir_skip_all",
+                Params {
+                    iir_skip_all: 1,
+                    ..d()
+                },
+            ),
+            (
+                "hindsight_reduction",
+                Params {
+                    hindsight_reduction: 3,
+                    ..d()
+                },
+            ),
+            (
                 "lmr_deeper_margin",
                 Params {
                     lmr_deeper_margin: 35,

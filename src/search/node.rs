@@ -296,7 +296,7 @@ impl Worker {
         ctx: &SearchContext,
         mut alpha: i32,
         mut beta: i32,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
     ) -> i32 {
         self.pv_len[ply] = ply;
@@ -336,6 +336,7 @@ impl Worker {
         self.stack[ply].static_eval = static_eval;
         if excluded.is_null() {
             self.learn_from_evals(ply, static_eval);
+            depth += i32::from(self.hindsight(in_check, static_eval, ply));
         }
         let mut node = Node {
             depth,
@@ -368,7 +369,11 @@ impl Worker {
             if node.depth <= 0 {
                 return self.qsearch(ctx, alpha, beta, ply, self.params.qs_checks > 0);
             }
-        } else if tt_move.is_null() && excluded.is_null() && depth >= self.params.iir_depth {
+        } else if tt_move.is_null()
+            && excluded.is_null()
+            && depth >= self.params.iir_depth
+            && (K::PV || K::CUT || self.params.iir_skip_all == 0)
+        {
             // Internal iterative reduction: without a hash move this node was never searched well.
             self.stats.count(Event::Iir);
             node.depth -= 1;
@@ -416,6 +421,20 @@ impl Worker {
         }
         let back4 = self.stack[ply - 4].static_eval;
         back4 == NO_EVAL || static_eval > back4
+    }
+
+    /// Whether the move that led here was reduced by at least `hindsight_reduction` plies
+    /// while the opponent's evaluation did not worsen over it (both out of check): the
+    /// reduction bet on a quiet reply, and the evaluation says otherwise.
+    #[inline(always)]
+    fn hindsight(&self, in_check: bool, static_eval: i32, ply: usize) -> bool {
+        let least = self.params.hindsight_reduction;
+        let parent = &self.stack[ply - 1];
+        least > 0
+            && parent.reduction >= least
+            && !in_check
+            && !parent.in_check
+            && static_eval <= -parent.static_eval
     }
 
     /// The quiet move that led here learns from the static evaluations before and after it:
@@ -972,7 +991,9 @@ impl Worker {
         ply: usize,
     ) -> i32 {
         let (alpha, best) = (done.alpha, done.best);
+        self.stack[ply].reduction = r;
         let mut s = -self.search::<Cut>(ctx, -alpha - 1, -alpha, new_depth - r, ply + 1);
+        self.stack[ply].reduction = 0;
         let mut full = new_depth;
         if s > alpha && r > 0 {
             let p = &self.params;

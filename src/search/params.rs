@@ -84,8 +84,15 @@ params! {
     /// four plies back to judge whether it is improving (1; 0: it always counts as improving;
     /// on trial, STRENGTH.md).
     improving_far: 0, 0, 1, 1;
-    /// Internal iterative reduction: least depth.
+    /// Internal iterative reduction: least depth, and whether expected fail-low nodes are
+    /// left out (1; 0: every kind; on trial, Stockfish's and Pikafish-HCE's kinds): a node
+    /// that will fail low gains little from a shallower first look.
     iir_depth: 4, 2, 8, 1;
+    iir_skip_all: 0, 0, 1, 1;
+    /// A node whose parent reduced the move to it by at least this many plies, and whose
+    /// opponent's evaluation did not worsen over that move, is searched a ply deeper (0: off;
+    /// on trial, Stockfish's hindsight extension): the reduction was likely too much.
+    hindsight_reduction: 0, 0, 6, 1;
     /// PV nodes below the root: plies less without a hash move, and with one, half the plies
     /// by which the table's entry is shallower, at most two more (0: off; on trial,
     /// STRENGTH.md).

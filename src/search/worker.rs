@@ -125,6 +125,8 @@ pub(super) struct Frame {
     pub(super) history: i32,
     /// Moves the main search's move loop had searched from this ply before `mv`, else 0.
     pub(super) searched_before: u16,
+    /// Plies by which the move loop's reduced search of `mv` is under way, else 0.
+    pub(super) reduction: i32,
 }
 
 pub struct Worker {
@@ -180,6 +182,7 @@ impl Worker {
             verifying_null: false,
             history: 0,
             searched_before: 0,
+            reduction: 0,
         };
         let start = GameRecord::new(Position::startpos());
         Box::new(Worker {
@@ -385,6 +388,7 @@ impl Worker {
         self.stack[ply].cont_row = cont_row(self.pos.piece_at(m.to()), m.to());
         self.stack[ply].history = 0;
         self.stack[ply].searched_before = 0;
+        self.stack[ply].reduction = 0;
         self.stack[ply + 1].in_check = check;
         (undo, check)
     }
@@ -405,6 +409,7 @@ impl Worker {
         self.stack[ply].cont_row = 0;
         self.stack[ply].history = 0;
         self.stack[ply].searched_before = 0;
+        self.stack[ply].reduction = 0;
         self.stack[ply + 1].in_check = false;
         self.evals[ply + 1] = self.evals[ply];
         if self.net.is_some() {
