@@ -423,6 +423,13 @@ mod tests {
             ),
             ("pv_iir", Params { pv_iir: 3, ..d() }),
             (
+                "corr_moves_percent",
+                Params {
+                    corr_moves_percent: 100,
+                    ..d()
+                },
+            ),
+            (
                 "iir_skip_all",
                 Params {
                     iir_skip_all: 1,

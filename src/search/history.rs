@@ -26,7 +26,7 @@ pub struct Histories {
 const KINDS: usize = 7;
 
 /// Entries per continuation-history row: one per (piece, destination) of the quiet move.
-const CONT_ROW: usize = Piece::CODES * Square::COUNT;
+pub(super) const CONT_ROW: usize = Piece::CODES * Square::COUNT;
 
 /// Moves one, two and four plies back that index the continuation history (0: none).
 pub type ContRows = [usize; 3];

@@ -1028,8 +1028,9 @@ impl Worker {
             && !(bound == TtBound::Lower && best <= node.static_eval)
             && !(bound == TtBound::Upper && best >= node.static_eval)
         {
+            let moves = self.correction_moves(node.ply);
             self.corr
-                .update(&self.pos, node.depth, best, node.static_eval);
+                .update(&self.pos, moves, node.depth, best, node.static_eval);
         }
         let score = to_tt(best, node.ply);
         ctx.tt.store(

@@ -173,6 +173,10 @@ params! {
     history_bonus_max: 2500, 1000, 5000, 200;
     /// Continuation history also four plies back (0: off; on trial, STRENGTH.md).
     cont_history_ply4: 0, 0, 1, 1;
+    /// Correction history of the last two moves' (piece, destination), in percent of each of
+    /// the structure's and the attackers' (0: off; on trial, Stockfish's continuation
+    /// correction).
+    corr_moves_percent: 0, 0, 200, 10;
     /// Capture history's bonus in percent of the quiet moves' (0: off; on trial, STRENGTH.md).
     capture_history_percent: 0, 0, 200, 10;
     /// Butterfly history of the last quiet move by the evaluations around it: per centipawn

@@ -367,7 +367,11 @@ impl Worker {
             _ => self.unfaded_eval(ply),
         };
         let faded = self.fade.apply(raw, self.pos.halfmove_clock());
-        let corrected = (faded + self.corr.value(&self.pos)).clamp(-DECISIVE + 1, DECISIVE - 1);
+        let moves = self.correction_moves(ply);
+        let correction = self
+            .corr
+            .value(&self.pos, moves, self.params.corr_moves_percent);
+        let corrected = (faded + correction).clamp(-DECISIVE + 1, DECISIVE - 1);
         (raw, corrected)
     }
 
@@ -422,6 +426,21 @@ impl Worker {
     pub(super) fn unmake_null(&mut self, undo: Undo) {
         self.rules.pop();
         self.pos.undo_null_move(undo);
+    }
+
+    /// The correction history's entry of the two moves before `ply`, where it is on and the
+    /// last move is not a null move.
+    #[inline(always)]
+    pub(super) fn correction_moves(&self, ply: usize) -> Option<usize> {
+        if self.params.corr_moves_percent == 0 || ply == 0 {
+            return None;
+        }
+        let before_last = if ply >= 2 {
+            self.stack[ply - 2].cont_row
+        } else {
+            0
+        };
+        Correction::moves(before_last, self.stack[ply - 1].cont_row)
     }
 
     /// The continuation-history rows of the moves one, two and (by option) four plies before
