@@ -125,7 +125,8 @@ pub(super) struct Frame {
     pub(super) history: i32,
     /// Moves the main search's move loop had searched from this ply before `mv`, else 0.
     pub(super) searched_before: u16,
-    /// Plies by which the move loop's reduced search of `mv` is under way, else 0.
+    /// Plies by which the move loop's reduced search of `mv` is under way, else 0 (set and
+    /// cleared around that search alone).
     pub(super) reduction: i32,
 }
 
@@ -392,7 +393,6 @@ impl Worker {
         self.stack[ply].cont_row = cont_row(self.pos.piece_at(m.to()), m.to());
         self.stack[ply].history = 0;
         self.stack[ply].searched_before = 0;
-        self.stack[ply].reduction = 0;
         self.stack[ply + 1].in_check = check;
         (undo, check)
     }
@@ -413,7 +413,6 @@ impl Worker {
         self.stack[ply].cont_row = 0;
         self.stack[ply].history = 0;
         self.stack[ply].searched_before = 0;
-        self.stack[ply].reduction = 0;
         self.stack[ply + 1].in_check = false;
         self.evals[ply + 1] = self.evals[ply];
         if self.net.is_some() {
@@ -435,12 +434,8 @@ impl Worker {
         if self.params.corr_moves_percent == 0 || ply == 0 {
             return None;
         }
-        let before_last = if ply >= 2 {
-            self.stack[ply - 2].cont_row
-        } else {
-            0
-        };
-        Correction::moves(before_last, self.stack[ply - 1].cont_row)
+        let [last, before_last, _] = self.cont_rows(ply);
+        Correction::moves(before_last, last)
     }
 
     /// The continuation-history rows of the moves one, two and (by option) four plies before
