@@ -146,11 +146,12 @@ fn clipped(z: i32, unit: i32) -> i32 {
     ((z + unit / 2) / unit).clamp(0, QA)
 }
 
-/// Σ a · w of `i16` activations and weights in `i32`, the first dense layer's inner loop: the
-/// plain loop, or the machine's multiply-and-add-pairs instruction (the sum is exact in any
-/// order, so both give the same value).
+/// Σ a · w of `i16` activations and weights in `i32`, the first dense layer's inner loop, and
+/// `screlu_dot_body`'s sum: the plain loops, or the machine's multiply-and-add-pairs
+/// instruction (the sums are exact in any order, so both give the same values).
 trait Dot {
     fn dot<const N: usize>(a: &[i16; N], w: &[i16]) -> i32;
+    fn screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64;
 }
 
 /// The plain loop (portable, and AVX-512's, whose speed this machine cannot measure).
@@ -166,9 +167,15 @@ impl Dot for PlainDot {
         }
         s
     }
+
+    #[inline(always)]
+    fn screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
+        screlu_dot_body::<N>(x, w)
+    }
 }
 
-/// AVX2's `vpmaddwd` (the compiler widens the plain loop instead).
+/// AVX2's `vpmaddwd` (the compiler widens the plain loop instead, and for `screlu_dot` it
+/// works in 128-bit registers and sums across them every chunk).
 #[cfg(target_arch = "x86_64")]
 struct Avx2Dot;
 
@@ -179,6 +186,48 @@ impl Dot for Avx2Dot {
         // SAFETY: only the AVX2 kernels use this, and they run only where AVX2 is.
         unsafe { avx2_dot::<N>(a, w) }
     }
+
+    #[inline(always)]
+    fn screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
+        // SAFETY: as above.
+        unsafe { avx2_screlu_dot::<N>(x, w) }
+    }
+}
+
+/// `screlu_dot_body` in 256-bit registers: sixteen activations a chunk, (a · w) · a summed in
+/// pairs into eight `i32` lanes, widened to `i64` once at the end.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn avx2_screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
+    use std::arch::x86_64::*;
+    // A lane takes N / 16 pairs of at most 255 · 32,767 each: below 2³¹ up to 1,024 units.
+    const { assert!(N <= 1024) };
+    let (x, w) = (&x[..N], &w[..N]);
+    let half = _mm256_set1_epi16(1 << (FT_SHIFT - 1));
+    let zero = _mm256_setzero_si256();
+    let top = _mm256_set1_epi16(QA as i16);
+    let mut acc = zero;
+    for (xc, wc) in x.chunks_exact(16).zip(w.chunks_exact(16)) {
+        // SAFETY: each chunk holds 16 `i16`, one unaligned 256-bit load.
+        let (vx, vw) = unsafe {
+            (
+                _mm256_loadu_si256(xc.as_ptr().cast()),
+                _mm256_loadu_si256(wc.as_ptr().cast()),
+            )
+        };
+        let shifted = _mm256_srai_epi16::<{ FT_SHIFT as i32 }>(_mm256_add_epi16(vx, half));
+        let a = _mm256_min_epi16(_mm256_max_epi16(shifted, zero), top);
+        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_mullo_epi16(a, vw), a));
+    }
+    let wide = _mm256_add_epi64(
+        _mm256_cvtepi32_epi64(_mm256_castsi256_si128(acc)),
+        _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(acc)),
+    );
+    let s = _mm_add_epi64(
+        _mm256_castsi256_si128(wide),
+        _mm256_extracti128_si256::<1>(wide),
+    );
+    _mm_cvtsi128_si64(s) + _mm_extract_epi64::<1>(s)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -268,7 +317,7 @@ macro_rules! compiled_for {
 
             #[target_feature(enable = $feature)]
             pub fn screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
-                screlu_dot_body::<N>(x, w)
+                <$dot>::screlu_dot::<N>(x, w)
             }
 
             #[target_feature(enable = $feature)]
