@@ -200,7 +200,7 @@ impl Dot for Avx2Dot {
 #[target_feature(enable = "avx2")]
 fn avx2_screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
     use std::arch::x86_64::*;
-    // A lane takes N / 16 pairs of at most 255 · 32,767 each: below 2³¹ up to 1,024 units.
+    // A lane sums N / 8 products of at most 255 · 32,768: below 2³¹ up to 1,024 units.
     const { assert!(N <= 1024) };
     let (x, w) = (&x[..N], &w[..N]);
     let half = _mm256_set1_epi16(1 << (FT_SHIFT - 1));
