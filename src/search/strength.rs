@@ -15,16 +15,16 @@ pub const MAX_SKILL: f64 = 20.0;
 /// Skills 0 to 8 measured below 0 on that scale with net 1: they play close to random moves and
 /// are not offered.
 pub const CALIBRATION: [(f64, f64); 10] = [
-    (9.0, 828.0),
-    (10.0, 1008.0),
-    (11.0, 1166.0),
-    (12.0, 1304.0),
-    (13.0, 1476.0),
-    (14.0, 1649.0),
-    (15.0, 1875.0),
-    (16.0, 1957.0),
-    (18.0, 2285.0),
-    (20.0, 2472.0),
+    (9.0, 918.0),
+    (10.0, 1090.0),
+    (11.0, 1270.0),
+    (12.0, 1382.0),
+    (13.0, 1487.0),
+    (14.0, 1682.0),
+    (15.0, 1813.0),
+    (16.0, 1951.0),
+    (18.0, 2187.0),
+    (20.0, 2431.0),
 ];
 
 /// The Elo range `UCI_Elo` accepts: the calibrated one.
