@@ -482,6 +482,15 @@ mod tests {
         assert!(matches!(score(0), Score::Cp(_)), "{:?}", score(0));
     }
 
+    /// Quiescence tries a capture that loses by SEE where it checks: here the rook's capture on
+    /// f9 mates (the king may not take it into the facing kings, the advisor on e8 is pinned by
+    /// the cannon), so the quiet rook move that threatens it mates in 2 in spite of a null move.
+    #[test]
+    fn quiescence_sees_a_losing_capture_that_mates() {
+        let fen = "2r1kab2/4a4/2c1b4/p1R6/3R5/4C4/Pr2P2p1/1n1AB4/4A4/5KB2 w - - 0 1";
+        assert_eq!(searched_score(fen, 8, 0), Score::Mate(2));
+    }
+
     /// A lead that has gone long without a capture is worth less as the move limit nears, and
     /// only when there is a move limit.
     #[test]

@@ -1,7 +1,7 @@
 //! Move ordering in stages, so that a cutoff early saves generating the rest: the hash move,
 //! captures that do not lose material by most valuable victim / least valuable attacker and
 //! capture history, the killers and the counter-move, the other quiet moves by history, then
-//! the losing captures.
+//! the losing captures (in quiescence only those that check).
 
 use crate::board::{Move, PieceType, Position};
 use crate::eval::piece_value;
@@ -56,7 +56,7 @@ const BAD_CAPTURE: i32 = i32::MIN;
 pub enum Moves {
     /// Every move: the main search, and quiescence in check.
     All,
-    /// The captures that do not lose material: quiescence.
+    /// The captures that do not lose material, then the losing ones that check: quiescence.
     Captures,
     /// Those and the quiet moves that give check: quiescence's first ply.
     CapturesAndQuietChecks,
@@ -236,11 +236,14 @@ impl MovePicker {
                     Some(m) if m == self.tt_move => {}
                     Some(m) if !see_ge(pos, m, 0) => self.scores[self.next - 1] = BAD_CAPTURE,
                     Some(m) => return Some(m),
-                    // Quiescence drops losing captures altogether.
-                    None if self.moves == Moves::Captures => self.stage = Stage::Done,
                     None => {
                         self.captures_end = self.list.len();
-                        self.stage = Stage::Killer1;
+                        self.stage = if self.moves == Moves::Captures {
+                            self.next = 0;
+                            Stage::BadCaptures
+                        } else {
+                            Stage::Killer1
+                        };
                     }
                 },
                 Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
@@ -275,9 +278,6 @@ impl MovePicker {
                     match self.next_quiet() {
                         Some(m) if self.is_special(m) => {}
                         Some(m) => return Some(m),
-                        None if self.moves == Moves::CapturesAndQuietChecks => {
-                            self.stage = Stage::Done
-                        }
                         None => {
                             self.next = 0;
                             self.stage = Stage::BadCaptures;
@@ -287,8 +287,13 @@ impl MovePicker {
                 Stage::BadCaptures => {
                     while self.next < self.captures_end {
                         self.next += 1;
-                        if self.scores[self.next - 1] == BAD_CAPTURE {
-                            return Some(self.list[self.next - 1]);
+                        let m = self.list[self.next - 1];
+                        // Quiescence keeps only the losing captures that check: SEE counts a
+                        // king's or a pinned piece's recapture that the rules forbid.
+                        if self.scores[self.next - 1] == BAD_CAPTURE
+                            && (self.moves == Moves::All || pos.gives_check(m))
+                        {
+                            return Some(m);
                         }
                     }
                     self.stage = Stage::Done;
@@ -328,6 +333,38 @@ mod tests {
         assert_eq!(before.len(), 2);
         hist.reward_captures(&pos, Some(before[1]), &before[..1], 1000);
         assert_eq!(order(&hist), [before[1], before[0]]);
+    }
+
+    /// Quiescence's captures are those that do not lose by SEE and those that check.
+    #[test]
+    fn quiescence_keeps_losing_captures_that_check() {
+        // Rf6xf9 checks and loses the rook by SEE; Rc6xc7 loses it without a check.
+        let pos =
+            Position::from_fen("2r1kab2/4a4/2c1b4/p1R2R3/9/4C4/Pr2P2p1/1n1AB4/4A4/5KB2 w - - 0 1")
+                .unwrap();
+        let mut captures = MoveList::new();
+        pos.generate_pseudo(GenKind::Captures, &mut captures);
+        let losing = |m: &&Move| !see_ge(&pos, **m, 0);
+        assert!(captures.iter().filter(losing).any(|&m| pos.gives_check(m)));
+        assert!(captures.iter().filter(losing).any(|&m| !pos.gives_check(m)));
+        for moves in [Moves::Captures, Moves::CapturesAndQuietChecks] {
+            let mut picker =
+                MovePicker::new(Move::NULL, moves, [Move::NULL; 2], Move::NULL, [0; 3]);
+            let hist = Histories::new();
+            let picked: Vec<Move> = std::iter::from_fn(|| picker.next(&pos, &hist))
+                .filter(|&m| pos.is_capture(m))
+                .collect();
+            let kept = |m: &&Move| see_ge(&pos, **m, 0) || pos.gives_check(**m);
+            assert_eq!(picked.len(), captures.iter().filter(kept).count());
+            assert!(captures.iter().filter(kept).all(|m| picked.contains(m)));
+            // The losing ones come last.
+            let losing_kept = captures.iter().filter(losing).filter(kept).count();
+            assert!(
+                picked[picked.len() - losing_kept..]
+                    .iter()
+                    .all(|m| !see_ge(&pos, *m, 0))
+            );
+        }
     }
 
     /// Quiet moves come out by history, best first, equal histories in generation order.
