@@ -391,6 +391,50 @@ mod tests {
     }
 
     #[test]
+    fn the_gradient_matches_finite_differences() {
+        let k = 100.0;
+        for shape in shapes() {
+            let p = Params::random(7, shape);
+            for r in toy_data().iter().step_by(41).take(3) {
+                let a = Active::of(r, false, shape);
+                // A won result, so that the loss is steep.
+                let mut g = Params::zeros(shape);
+                model::backward(&p, &a, 1.0, k, &mut g);
+                let parts = [
+                    0..p.ft_bias(),
+                    p.ft_bias()..p.head(),
+                    p.head()..p.head_bias(),
+                    p.head_bias()..p.w.len(),
+                ];
+                // In each part of the parameters, the weight with the steepest slope.
+                for part in parts {
+                    let i = part
+                        .max_by(|&i, &j| g.w[i].abs().total_cmp(&g.w[j].abs()))
+                        .unwrap();
+                    assert!(g.w[i] != 0.0, "{shape:?}: no slope before {i}");
+                    let loss_at = |d: f32| {
+                        let mut q = p.clone();
+                        q.w[i] += d;
+                        model::loss(&q, &a, 1.0, k)
+                    };
+                    // The clipped activations have kinks, and one may lie within a step: the
+                    // slope must show at one of the steps.
+                    let off = |h: f32| ((loss_at(h) - loss_at(-h)) / (2.0 * h) - g.w[i]).abs();
+                    let nearest = [2e-3, 5e-4, 1e-4]
+                        .map(off)
+                        .into_iter()
+                        .fold(f32::MAX, f32::min);
+                    assert!(
+                        nearest <= 0.03 * g.w[i].abs() + 2e-5,
+                        "{shape:?}, weight {i}: backward {} is {nearest} off",
+                        g.w[i]
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_bucketed_net_keeps_each_block_plus_the_factor_within_the_clip() {
         let shape = shapes()[1];
         let mut p = Params::random(3, shape);

@@ -350,17 +350,29 @@ fn screlu_slope(x: f32) -> f32 {
     if x > 0.0 && x < 1.0 { 2.0 * x } else { 0.0 }
 }
 
+/// Σ f(xᵢ)·wᵢ in independent lanes: one running float sum must keep its order, so the
+/// compiler cannot vectorise it, and each add waits for the one before.
+fn weighted_sum(xs: &[f32], ws: &[f32], f: impl Fn(f32) -> f32) -> f32 {
+    const LANES: usize = 16;
+    let (xc, wc) = (xs.chunks_exact(LANES), ws.chunks_exact(LANES));
+    let tail: f32 = (xc.remainder().iter().zip(wc.remainder()))
+        .map(|(&x, &w)| f(x) * w)
+        .sum();
+    let mut lanes = [0.0f32; LANES];
+    for (x, w) in xc.zip(wc) {
+        for ((l, &x), &w) in lanes.iter_mut().zip(x).zip(w) {
+            *l += f(x) * w;
+        }
+    }
+    lanes.iter().sum::<f32>() + tail
+}
+
 /// The output of a net without dense layers, before scaling.
 fn linear_out(p: &Params, bucket: usize, accs: &[[f32; MAX_WIDTH]; 2]) -> f32 {
     let (out_w, h) = (p.out_layer(bucket), p.shape.hidden);
     let mut out = p.w[p.head_bias() + bucket];
     for (v, acc) in accs.iter().enumerate() {
-        let w = &p.w[out_w + v * h..out_w + (v + 1) * h];
-        out += acc[..h]
-            .iter()
-            .zip(w)
-            .map(|(&x, &w)| screlu(x) * w)
-            .sum::<f32>();
+        out += weighted_sum(&acc[..h], &p.w[out_w + v * h..out_w + (v + 1) * h], screlu);
     }
     out
 }
@@ -394,12 +406,12 @@ fn dense_forward(p: &Params, at: DenseAt, accs: &[[f32; MAX_WIDTH]; 2]) -> Dense
     let s = &t.s[..2 * h];
     for j in 0..DENSE1 {
         let row = &p.w[at.w1 + j * 2 * h..at.w1 + (j + 1) * 2 * h];
-        t.z1[j] = p.w[at.b1 + j] + s.iter().zip(row).map(|(a, w)| a * w).sum::<f32>();
+        t.z1[j] = p.w[at.b1 + j] + weighted_sum(s, row, |a| a);
         t.h1[j] = screlu(t.z1[j]);
     }
     for k in 0..DENSE2 {
         let row = &p.w[at.w2 + k * DENSE1..at.w2 + (k + 1) * DENSE1];
-        t.z2[k] = p.w[at.b2 + k] + t.h1.iter().zip(row).map(|(a, w)| a * w).sum::<f32>();
+        t.z2[k] = p.w[at.b2 + k] + weighted_sum(&t.h1, row, |a| a);
         t.h2[k] = screlu(t.z2[k]);
         t.out += t.h2[k] * p.w[at.w3 + k];
     }
