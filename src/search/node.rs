@@ -816,7 +816,10 @@ impl Worker {
             return None;
         }
         // SEE pruning: captures that lose much material.
-        if capture && pruning.by_see(searched, best) && !see_ge(&self.pos, m, pruning.see_threshold)
+        if capture
+            && pruning.by_see(searched, best)
+            && !see_ge(&self.pos, m, pruning.see_threshold)
+            && (self.params.see_spare_checks == 0 || !self.pos.gives_check(m))
         {
             self.stats.count(Event::SeePruned);
             return None;

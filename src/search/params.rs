@@ -135,6 +135,9 @@ params! {
     /// SEE pruning of captures: deepest node, and the loss allowed per ply.
     see_prune_depth: 6, 3, 9, 1;
     see_capture_margin: 120, 50, 250, 10;
+    /// SEE pruning spares the captures that give check (1; 0: off; on trial): SEE counts
+    /// recaptures that the flying general or a pin forbid, so a mating capture can look lost.
+    see_spare_checks: 0, 0, 1, 1;
     /// SEE pruning of quiet moves (no checks): a move that loses more than `per_ply2` d² +
     /// `per_ply` d in SEE, d its predicted depth, is not tried (0: off; on trial).
     quiet_see_per_ply2: 0, 0, 60, 2;
