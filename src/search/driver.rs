@@ -457,6 +457,13 @@ mod tests {
                     ..d()
                 },
             ),
+            (
+                "see_spare_checks",
+                Params {
+                    see_spare_checks: 1,
+                    ..d()
+                },
+            ),
         ] {
             assert_ne!(nodes(p), base, "{name}");
         }
