@@ -10,7 +10,7 @@ use std::time::Instant;
 use crate::board::{Color, Move, PieceType, Position, Undo};
 use crate::egtb::Tablebase;
 use crate::eval::fade::Fade;
-use crate::eval::nnue::accumulator::Accumulator;
+use crate::eval::nnue::accumulator::{Accumulator, RefreshCache};
 use crate::eval::nnue::network::Network;
 use crate::eval::nnue::simd::Kernel;
 use crate::eval::{EvalState, nnue};
@@ -141,6 +141,8 @@ pub struct Worker {
     evals: [EvalState; MAX_PLY + 2],
     /// The net's feature sums at each ply (when a net evaluates).
     accs: Box<[Accumulator; MAX_PLY + 2]>,
+    /// Sums of the king-bucketed views by frame, for the king's moves.
+    refresh: RefreshCache,
     /// The net that evaluates, `None` for the hand-written evaluation.
     net: Option<Arc<Network>>,
     kernel: Kernel,
@@ -195,6 +197,7 @@ impl Worker {
             stack: [frame; MAX_PLY + 2],
             evals: [EvalState::new(start.position()); MAX_PLY + 2],
             accs: Box::new([Accumulator::ZERO; MAX_PLY + 2]),
+            refresh: RefreshCache::default(),
             net: None,
             kernel: Kernel::best(),
             pv: [[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
@@ -245,6 +248,7 @@ impl Worker {
         self.net = setup.net.clone();
         if let Some(net) = self.net.as_deref() {
             self.accs[0].refresh(self.kernel, net, &self.pos);
+            self.refresh.reset(net);
         }
         self.stack[0].mv = Move::NULL;
         self.nodes = 0;
@@ -383,7 +387,14 @@ impl Worker {
         self.evals[ply + 1] = self.evals[ply].after_move(&self.pos, m);
         if let Some(net) = self.net.as_deref() {
             let (done, next) = self.accs.split_at_mut(ply + 1);
-            next[0].update(self.kernel, net, &done[ply], &self.pos, m);
+            next[0].update(
+                self.kernel,
+                net,
+                &done[ply],
+                &self.pos,
+                m,
+                &mut self.refresh,
+            );
         }
         let may_check = self.pos.may_give_check(m);
         let undo = self.pos.do_move(m);

@@ -1,11 +1,12 @@
 //! The feature layer's sums for both views, kept move by move: a move takes the moved piece
 //! off its point and puts it on the target, and takes any captured piece off. In a
-//! king-bucketed net a king's move changes its own view's block: that view is summed afresh.
+//! king-bucketed net a king's move changes its own view's block: that view starts from the
+//! sums it last had in the new block (`RefreshCache`) and changes the points that differ.
 //! Room for the widest hidden layer; a net uses the first `hidden` sums of each view.
 
 use crate::board::{Color, Move, Piece, PieceType, Position, Square, Squares};
 
-use super::features::Frame;
+use super::features::{FRAMES, Frame};
 use super::network::Network;
 use super::simd::{self, Kernel, MAX_WIDTH};
 
@@ -42,6 +43,7 @@ impl Accumulator {
     }
 
     /// The sums after `m` (legal in `pos`, the position before it), written into `self`.
+    /// `cache` serves a king-bucketed net's view whose king moves (it must be `net`'s).
     #[inline(always)]
     pub fn update(
         &mut self,
@@ -50,6 +52,7 @@ impl Accumulator {
         parent: &Accumulator,
         pos: &Position,
         m: Move,
+        cache: &mut RefreshCache,
     ) {
         let (from, to) = (m.from(), m.to());
         let piece = pos.piece_at(from);
@@ -57,7 +60,7 @@ impl Accumulator {
         for view in Color::BOTH {
             let dst = self.view_mut(view, net.hidden);
             if net.buckets > 1 && piece.kind() == PieceType::King && piece.color() == view {
-                sum_after_king_move(k, net, dst, view, pos, from, to);
+                cache.sums_after_king_move(k, net, dst, view, pos, from, to);
                 continue;
             }
             let frame = Frame::of(view, pos.king_square(view), net.buckets);
@@ -89,21 +92,80 @@ fn sum_view(
     }
 }
 
-/// `view`'s sums from scratch after its own king moves from `from` to `to` in `pos`: every
-/// piece in the new block but the king's old point and anything taken on its new one.
-#[cold]
-fn sum_after_king_move(
-    k: Kernel,
-    net: &Network,
-    dst: &mut [i16],
-    view: Color,
-    pos: &Position,
-    from: Square,
-    to: Square,
-) {
-    let others = Squares(pos.occupied())
-        .filter(|&sq| sq != from && sq != to)
-        .map(|sq| (sq, pos.piece_at(sq)));
-    let pieces = others.chain(std::iter::once((to, pos.piece_at(from))));
-    sum_view(k, net, dst, view, Frame::of(view, to, net.buckets), pieces);
+/// One view's sums in one frame, and the board they are the sums of.
+#[derive(Clone, Copy)]
+struct CachedSums {
+    sums: [i16; MAX_WIDTH],
+    board: [Piece; Square::COUNT],
+}
+
+/// For each view and frame of a king-bucketed net, the sums the view last had in it (Stockfish's
+/// "Finny tables"): a king that changes bucket leaves its view's sums useless, but the sums
+/// this view had the last time its king stood in the new bucket differ from the ones wanted
+/// only where the board has changed since, a few points against some thirty pieces.
+pub struct RefreshCache {
+    entries: Box<[[CachedSums; FRAMES]; 2]>,
+}
+
+/// Entries for no net yet: `reset` before use.
+impl Default for RefreshCache {
+    fn default() -> RefreshCache {
+        RefreshCache {
+            entries: Box::new(
+                [[CachedSums {
+                    sums: [0; MAX_WIDTH],
+                    board: [Piece::NONE; Square::COUNT],
+                }; FRAMES]; 2],
+            ),
+        }
+    }
+}
+
+impl RefreshCache {
+    /// Makes every entry the empty board's (each view's biases) for `net`; each search starts
+    /// so, since the net may have changed since the last.
+    pub fn reset(&mut self, net: &Network) {
+        for e in self.entries.iter_mut().flatten() {
+            e.sums[..net.hidden].copy_from_slice(&net.ft_bias);
+            e.board = [Piece::NONE; Square::COUNT];
+        }
+    }
+
+    /// `view`'s sums after its own king moves from `from` to `to` in `pos`, into `dst`: the
+    /// new frame's entry brought up to the board after the move.
+    #[cold]
+    fn sums_after_king_move(
+        &mut self,
+        k: Kernel,
+        net: &Network,
+        dst: &mut [i16],
+        view: Color,
+        pos: &Position,
+        from: Square,
+        to: Square,
+    ) {
+        let frame = Frame::of(view, to, net.buckets);
+        let e = &mut self.entries[view.index()][frame.slot()];
+        let sums = &mut e.sums[..net.hidden];
+        let king = pos.piece_at(from);
+        for (i, was) in e.board.iter_mut().enumerate() {
+            let sq = Square::from_index(i);
+            let now = match sq {
+                s if s == from => Piece::NONE,
+                s if s == to => king,
+                s => pos.piece_at(s),
+            };
+            if now == *was {
+                continue;
+            }
+            if was.is_some() {
+                simd::sub(k, sums, net.row(frame.index(view, *was, sq)));
+            }
+            if now.is_some() {
+                simd::add(k, sums, net.row(frame.index(view, now, sq)));
+            }
+            *was = now;
+        }
+        dst.copy_from_slice(sums);
+    }
 }

@@ -18,6 +18,8 @@ pub const FEATURES: usize = 2 * 7 * Square::COUNT;
 /// Blocks of a king-bucketed net: the palace's three ranks times the middle file and one side
 /// file (the other side file mirrored onto it).
 pub const KING_BUCKETS: usize = 6;
+/// Frames a view can be read in: each king bucket, mirrored or not.
+pub const FRAMES: usize = 2 * KING_BUCKETS;
 
 /// Output layers of a net with one per material: by the number of pieces on the board.
 pub const OUTPUT_BUCKETS: usize = 8;
@@ -66,6 +68,12 @@ impl Frame {
     }
 
     /// The feature of `piece` on `sq` as `view` sees it in this frame.
+    /// This frame's place among `FRAMES`: its block, and whether it mirrors.
+    #[inline(always)]
+    pub fn slot(self) -> usize {
+        self.base / FEATURES * 2 + usize::from(self.mirror)
+    }
+
     #[inline(always)]
     pub fn index(self, view: Color, piece: Piece, sq: Square) -> usize {
         let sq = if self.mirror { sq.mirror_file() } else { sq };

@@ -54,6 +54,7 @@ pub fn evaluate(k: Kernel, net: &Network, acc: &Accumulator, pos: &Position) -> 
 mod tests {
     use super::*;
     use crate::board::PieceType;
+    use accumulator::RefreshCache;
     use features::{KING_BUCKETS, OUTPUT_BUCKETS};
     use network::random_net;
     use proptest::prelude::*;
@@ -67,9 +68,9 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
         /// Random games, king moves favoured (each changes its view's block in a bucketed
-        /// net): the sums kept move by move equal a fresh count, on every kernel, and every
-        /// kernel evaluates alike, for plain and king-bucketed nets of every width, with dense
-        /// layers and without.
+        /// net, whose sums then come from the refresh cache): the sums kept move by move equal
+        /// a fresh count, on every kernel, and every kernel evaluates alike, for plain and
+        /// king-bucketed nets of every width, with dense layers and without.
         #[test]
         fn incremental_sums_match_a_refresh(
             seed in any::<u64>(),
@@ -91,6 +92,14 @@ mod tests {
             let mut pos = Position::startpos();
             let mut accs: Vec<Accumulator> =
                 kernels.iter().map(|&k| fresh(k, &net, &pos)).collect();
+            let mut caches: Vec<RefreshCache> = kernels
+                .iter()
+                .map(|_| {
+                    let mut c = RefreshCache::default();
+                    c.reset(&net);
+                    c
+                })
+                .collect();
             for _ in 0..plies {
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
@@ -106,9 +115,9 @@ mod tests {
                 } else {
                     *moves.get(rng.below(moves.len())).unwrap()
                 };
-                for (a, &k) in accs.iter_mut().zip(&kernels) {
+                for ((a, &k), cache) in accs.iter_mut().zip(&kernels).zip(&mut caches) {
                     let parent = *a;
-                    a.update(k, &net, &parent, &pos, m);
+                    a.update(k, &net, &parent, &pos, m, cache);
                 }
                 pos.do_move(m);
                 let want = fresh(Kernel::Portable, &net, &pos);

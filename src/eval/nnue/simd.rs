@@ -105,6 +105,14 @@ fn add_body<const N: usize>(dst: &mut [i16], add: &[i16]) {
     }
 }
 
+#[inline(always)]
+fn sub_body<const N: usize>(dst: &mut [i16], sub: &[i16]) {
+    let (dst, sub) = (&mut dst[..N], &sub[..N]);
+    for i in 0..N {
+        dst[i] = dst[i].wrapping_sub(sub[i]);
+    }
+}
+
 /// A feature sum's clipped activation a = clamp(x / 2^FT_SHIFT rounded, 0, QA).
 #[inline(always)]
 fn ft_clipped(x: i16) -> i16 {
@@ -316,6 +324,11 @@ macro_rules! compiled_for {
             }
 
             #[target_feature(enable = $feature)]
+            pub fn sub<const N: usize>(d: &mut [i16], s: &[i16]) {
+                sub_body::<N>(d, s)
+            }
+
+            #[target_feature(enable = $feature)]
             pub fn screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
                 <$dot>::screlu_dot::<N>(x, w)
             }
@@ -375,6 +388,18 @@ pub fn add(k: Kernel, dst: &mut [i16], add: &[i16]) {
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx2 => unsafe { avx2::add::<N>(dst, add) },
         _ => add_body::<N>(dst, add),
+    })
+}
+
+/// `dst -= sub`.
+#[inline(always)]
+pub fn sub(k: Kernel, dst: &mut [i16], sub: &[i16]) {
+    by_width!(dst.len(), |N| match k {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512 => unsafe { avx512::sub::<N>(dst, sub) },
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2 => unsafe { avx2::sub::<N>(dst, sub) },
+        _ => sub_body::<N>(dst, sub),
     })
 }
 
