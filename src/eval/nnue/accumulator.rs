@@ -60,7 +60,7 @@ impl Accumulator {
         for view in Color::BOTH {
             let dst = self.view_mut(view, net.hidden);
             if net.buckets > 1 && piece.kind() == PieceType::King && piece.color() == view {
-                cache.sums_after_king_move(k, net, dst, view, pos, from, to);
+                cache.sums_after_king_move(k, net, dst, view, pos, m);
                 continue;
             }
             let frame = Frame::of(view, pos.king_square(view), net.buckets);
@@ -131,8 +131,8 @@ impl RefreshCache {
         }
     }
 
-    /// `view`'s sums after its own king moves from `from` to `to` in `pos`, into `dst`: the
-    /// new frame's entry brought up to the board after the move.
+    /// `view`'s sums after its own king's move `m` in `pos`, into `dst`: the new frame's entry
+    /// brought up to the board after the move.
     #[cold]
     fn sums_after_king_move(
         &mut self,
@@ -141,9 +141,9 @@ impl RefreshCache {
         dst: &mut [i16],
         view: Color,
         pos: &Position,
-        from: Square,
-        to: Square,
+        m: Move,
     ) {
+        let (from, to) = (m.from(), m.to());
         let frame = Frame::of(view, to, net.buckets);
         let e = &mut self.entries[view.index()][frame.slot()];
         let sums = &mut e.sums[..net.hidden];
