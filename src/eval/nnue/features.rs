@@ -67,13 +67,13 @@ impl Frame {
         }
     }
 
-    /// The feature of `piece` on `sq` as `view` sees it in this frame.
     /// This frame's place among `FRAMES`: its block, and whether it mirrors.
     #[inline(always)]
     pub fn slot(self) -> usize {
         self.base / FEATURES * 2 + usize::from(self.mirror)
     }
 
+    /// The feature of `piece` on `sq` as `view` sees it in this frame.
     #[inline(always)]
     pub fn index(self, view: Color, piece: Piece, sq: Square) -> usize {
         let sq = if self.mirror { sq.mirror_file() } else { sq };
