@@ -37,8 +37,11 @@ impl Accumulator {
     pub fn refresh(&mut self, k: Kernel, net: &Network, pos: &Position) {
         for view in Color::BOTH {
             let frame = Frame::of(view, pos.king_square(view), net.buckets);
-            let pieces = Squares(pos.occupied()).map(|sq| (sq, pos.piece_at(sq)));
-            sum_view(k, net, self.view_mut(view, net.hidden), view, frame, pieces);
+            let dst = self.view_mut(view, net.hidden);
+            dst.copy_from_slice(&net.ft_bias);
+            for sq in Squares(pos.occupied()) {
+                simd::add(k, dst, net.row(frame.index(view, pos.piece_at(sq), sq)));
+            }
         }
     }
 
@@ -74,21 +77,6 @@ impl Accumulator {
                 simd::sub_add(k, dst, src, off, on);
             }
         }
-    }
-}
-
-/// One view's sums from scratch: the biases and the rows of `pieces` in `frame`.
-fn sum_view(
-    k: Kernel,
-    net: &Network,
-    dst: &mut [i16],
-    view: Color,
-    frame: Frame,
-    pieces: impl Iterator<Item = (Square, Piece)>,
-) {
-    dst.copy_from_slice(&net.ft_bias);
-    for (sq, piece) in pieces {
-        simd::add(k, dst, net.row(frame.index(view, piece, sq)));
     }
 }
 
