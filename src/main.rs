@@ -169,7 +169,8 @@ struct TrainArgs {
     /// Output layers: 1 (net 2's shape), or 8 chosen by the pieces on the board.
     #[arg(long, default_value_t = 1, value_parser = output_buckets)]
     output_buckets: usize,
-    /// Two small dense layers (16 and 32 units) between the hidden layer and the output.
+    /// Two small dense layers (16 and 32 units) between the hidden layer and the output, the
+    /// first on the products of each view's two halves.
     #[arg(long)]
     dense: bool,
     /// Float parameters to start from (a run's `last.params`, of the same shape).

@@ -5,7 +5,7 @@
 //! | bytes | what |
 //! |---|---|
 //! | 0–3 | magic `CHNN` |
-//! | 4–7 | format version (5) |
+//! | 4–7 | format version (6) |
 //! | 8–11 | input features of one block (1260) |
 //! | 12–15 | king buckets: blocks of features (1, or 6 by the king's point; `features`) |
 //! | 16–19 | hidden units per view (256 or 512) |
@@ -16,19 +16,22 @@
 //! | 48–51 | payload length in bytes |
 //! | 52–55 | FNV-1a (32-bit) checksum of the payload |
 //!
-//! Version 4 is version 5 without bytes 24–31 (no dense layers), version 3 version 4 without
-//! bytes 20–23 (one output layer); both are still read. Version 2 was version 3 without bytes
-//! 12–15.
+//! Version 5 is version 6 whose dense layers read squared activations; its nets without dense
+//! layers are still read, as are versions 4 (version 5 without bytes 24–31) and 3 (version 4
+//! without bytes 20–23: one output layer). Version 2 was version 3 without bytes 12–15.
 //!
 //! Payload: the feature weights (`i16`, one row of hidden weights per feature of every block),
 //! the hidden biases (`i16`), then the head, each part for every output layer in turn.
 //! Without dense layers: the output weights (`i16`, the side to move's view first), the output
-//! biases (`i32`). With them: the first dense layer's weights (`i16`, `DENSE1` rows of the
-//! side to move's view then the other's), the second's (`DENSE2` rows of `DENSE1`), the
-//! output weights (`DENSE2`), then the three layers' biases (`i32`). Feature weights and
-//! biases carry QFT (= 4 · QA: finer than the activations, as the rounding of small weights
-//! adds up over many units), activations QA, output weights QB and their biases QA · QB; dense
-//! weights QD and their biases their layer's scale (`Dense`).
+//! biases (`i32`). With them: the first dense layer's weights (`i8`, by groups of four inputs:
+//! each of the `DENSE1` units' four weights in turn; its inputs are the products of each
+//! view's two halves, the side to move's view first), the second's (`i16`, by pairs of inputs:
+//! each of the `DENSE2` units' two weights in turn), the output weights (`i16`, `DENSE2`),
+//! then the three layers' biases (`i32`).
+//! Feature weights and biases carry QFT (= 4 · QA: finer than the activations, as the rounding
+//! of small weights adds up over many units), activations QA, output weights QB and their
+//! biases QA · QB; the first dense layer's weights QD1, the others' QD, and dense biases their
+//! layer's scale (`Dense`).
 
 use std::fmt;
 
@@ -44,13 +47,21 @@ pub const FT_SHIFT: u32 = 2;
 pub const QA: i32 = 255;
 /// Quantisation of the output weights of a net without dense layers.
 pub const QB: i32 = 256;
-/// Quantisation of the dense layers' weights (and the output's after them).
+/// Quantisation of the second dense layer's weights and the output's after it.
 pub const QD: i32 = 128;
-/// The first dense layer reads the squared activations (QA²) less this many bits, so that
-/// its sums are at QA² · QD / 32 = QA · QFT.
-pub const DENSE_IN_SHIFT: u32 = 5;
-/// The scale of the second dense layer's sums and of the output after dense layers: squared
-/// activations times weights, QA² · QD.
+/// Quantisation of the first dense layer's (8-bit) weights.
+pub const QD1: i32 = 64;
+/// A product of two activations (QA²) less this many bits is a first-dense-layer input: at
+/// most 127, so that pairs of its products with 8-bit weights fit `i16`.
+pub const PAIR_SHIFT: u32 = 9;
+/// The scale of the first dense layer's sums: QA² · QD1 less `PAIR_SHIFT` bits (not whole).
+pub const DENSE1_SCALE: f32 = (QA * QA * QD1) as f32 / (1 << PAIR_SHIFT) as f32;
+/// The second dense layer reads the first's squared activations (QA²) less this many bits:
+/// within `i16`.
+pub const DENSE2_IN_SHIFT: u32 = 2;
+/// The scale of the second dense layer's sums: QA² · QD less `DENSE2_IN_SHIFT` bits.
+pub const DENSE2_SCALE: i32 = (QA * QA * QD) >> DENSE2_IN_SHIFT;
+/// The scale of the output after dense layers: squared activations times weights, QA² · QD.
 pub const DENSE_SCALE: i32 = QA * QA * QD;
 /// Units of the two dense layers, where a net has them.
 pub const DENSE1: usize = 16;
@@ -58,17 +69,20 @@ pub const DENSE2: usize = 32;
 /// Centipawns per unit of the net's output.
 pub const SCALE: i32 = 400;
 pub const MAGIC: [u8; 4] = *b"CHNN";
-pub const VERSION: u32 = 5;
-/// The version before dense layers, and the one before output buckets, still read.
+pub const VERSION: u32 = 6;
+/// The version of squared dense inputs (read without dense layers only), the one before dense
+/// layers, and the one before output buckets.
+const VERSION_SQUARED: u32 = 5;
 const VERSION_LINEAR: u32 = 4;
 const VERSION_ONE_OUTPUT: u32 = 3;
 const HEADER_BYTES: usize = 56;
 /// Output weights beyond this would overflow the activation products.
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
-/// Dense weights beyond this could overflow a dense layer's sum (see `MAX_DENSE_BIAS`).
+/// Dense weights after the first layer beyond this could overflow a layer's sum (see
+/// `MAX_DENSE_BIAS`).
 pub const MAX_DENSE_WEIGHT: i16 = 254;
-/// Dense biases beyond this could overflow a layer's `i32` sum (next to it at most 1,024
-/// products of 2,032 × 254, or 32 of 255² × 254).
+/// Dense biases beyond this could overflow a layer's `i32` sum (next to it at most 512
+/// products of 127 × 128, or 32 of 255² × 254).
 pub const MAX_DENSE_BIAS: i32 = 1 << 28;
 
 /// The layers after the feature layer, one set per output layer (`Network::out_buckets`).
@@ -83,11 +97,13 @@ pub enum Head {
     Dense(Dense),
 }
 
-/// Dense layers: `2 × hidden → DENSE1 → DENSE2 → 1` per output layer, weights QD, a squared
-/// clipped ReLU after each; biases at their layer's sums' scale (QA · QFT for the first,
-/// `DENSE_SCALE` for the others).
+/// Dense layers: `hidden → DENSE1 → DENSE2 → 1` per output layer. The first reads, in each
+/// view, the product of unit i's clipped activation and unit i + hidden / 2's (Stockfish's
+/// pairwise product: half the inputs, 8 bits each), with weights QD1; the others read squared
+/// clipped activations, with weights QD. Biases at their layer's sums' scale
+/// (`DENSE1_SCALE` rounded for the first, `DENSE2_SCALE` and `DENSE_SCALE` for the others).
 pub struct Dense {
-    pub w1: Box<[i16]>,
+    pub w1: Box<[i8]>,
     pub w2: Box<[i16]>,
     pub w3: Box<[i16]>,
     pub b1: Box<[i32]>,
@@ -98,7 +114,7 @@ pub struct Dense {
 /// One output layer's dense weights.
 #[derive(Clone, Copy)]
 pub struct DenseLayers<'a> {
-    pub w1: &'a [i16],
+    pub w1: &'a [i8],
     pub b1: &'a [i32],
     pub w2: &'a [i16],
     pub b2: &'a [i32],
@@ -110,7 +126,7 @@ impl Dense {
     /// Output layer `bucket`'s weights, in a net of `hidden` units a view.
     #[inline(always)]
     pub fn layers(&self, bucket: usize, hidden: usize) -> DenseLayers<'_> {
-        let n1 = DENSE1 * 2 * hidden;
+        let n1 = DENSE1 * hidden;
         DenseLayers {
             w1: &self.w1[bucket * n1..(bucket + 1) * n1],
             b1: &self.b1[bucket * DENSE1..(bucket + 1) * DENSE1],
@@ -127,7 +143,7 @@ impl Dense {
 pub const fn head_len(hidden: usize, dense: bool) -> (usize, usize) {
     if dense {
         (
-            DENSE1 * 2 * hidden + DENSE2 * DENSE1 + DENSE2,
+            DENSE1 * hidden + DENSE2 * DENSE1 + DENSE2,
             DENSE1 + DENSE2 + 1,
         )
     } else {
@@ -136,10 +152,14 @@ pub const fn head_len(hidden: usize, dense: bool) -> (usize, usize) {
 }
 
 /// The payload's length for a net of `buckets` blocks, `hidden` units a view and
-/// `out_buckets` output layers, with dense layers or without.
+/// `out_buckets` output layers, with dense layers or without (whose first layer's weights
+/// take a byte each, the other weights two).
 const fn payload_bytes(buckets: usize, hidden: usize, out_buckets: usize, dense: bool) -> usize {
     let (weights, biases) = head_len(hidden, dense);
-    2 * (buckets * FEATURES * hidden + hidden) + out_buckets * (2 * weights + 4 * biases)
+    let bytes = if dense { 1 } else { 2 };
+    let first = if dense { DENSE1 * hidden } else { 0 };
+    2 * (buckets * FEATURES * hidden + hidden)
+        + out_buckets * (bytes * first + 2 * (weights - first) + 4 * biases)
 }
 
 pub struct Network {
@@ -258,6 +278,12 @@ impl Words<'_> {
             .collect()
     }
 
+    fn i8s(&mut self, n: usize) -> Box<[i8]> {
+        let (now, rest) = self.0.split_at(n);
+        self.0 = rest;
+        now.iter().map(|&b| b as i8).collect()
+    }
+
     fn i32s(&mut self, n: usize) -> Box<[i32]> {
         let (now, rest) = self.0.split_at(4 * n);
         self.0 = rest;
@@ -279,12 +305,16 @@ impl Network {
             self.out_buckets,
             self.is_dense(),
         ));
-        let (words, wides): (Vec<&[i16]>, Vec<&[i32]>) = match &self.head {
-            Head::Linear { weights, bias } => (vec![weights], vec![bias]),
-            Head::Dense(d) => (vec![&d.w1, &d.w2, &d.w3], vec![&d.b1, &d.b2, &d.b3]),
+        let (bytes, words, wides): (&[i8], Vec<&[i16]>, Vec<&[i32]>) = match &self.head {
+            Head::Linear { weights, bias } => (&[], vec![weights], vec![bias]),
+            Head::Dense(d) => (&d.w1, vec![&d.w2, &d.w3], vec![&d.b1, &d.b2, &d.b3]),
         };
         let ft = [&self.ft_weights[..], &self.ft_bias[..]];
-        for w in ft.into_iter().chain(words).flatten() {
+        for w in ft.into_iter().flatten() {
+            p.extend_from_slice(&w.to_le_bytes());
+        }
+        p.extend(bytes.iter().map(|&b| b as u8));
+        for w in words.into_iter().flatten() {
             p.extend_from_slice(&w.to_le_bytes());
         }
         for b in wides.into_iter().flatten() {
@@ -342,7 +372,7 @@ impl Network {
         let version = u32_at(b, 4);
         // Older versions lack fields: the fields after them sit earlier.
         let header = match version {
-            VERSION => HEADER_BYTES,
+            VERSION | VERSION_SQUARED => HEADER_BYTES,
             VERSION_LINEAR => HEADER_BYTES - 8,
             VERSION_ONE_OUTPUT => HEADER_BYTES - 12,
             v => return Err(NetError::Version(v)),
@@ -354,12 +384,15 @@ impl Network {
             });
         }
         let (out_buckets, dense, rest) = match version {
-            VERSION => (u32_at(b, 20), [u32_at(b, 24), u32_at(b, 28)], 32),
+            VERSION | VERSION_SQUARED => (u32_at(b, 20), [u32_at(b, 24), u32_at(b, 28)], 32),
             VERSION_LINEAR => (u32_at(b, 20), [0, 0], 24),
             _ => (1, [0, 0], 20),
         };
         let (features, buckets, hidden) = (u32_at(b, 8), u32_at(b, 12), u32_at(b, 16));
         let is_dense = dense == [DENSE1 as u32, DENSE2 as u32];
+        if is_dense && version == VERSION_SQUARED {
+            return Err(NetError::Version(version));
+        }
         if features as usize != FEATURES
             || !WIDTHS.contains(&(hidden as usize))
             || ![1, KING_BUCKETS].contains(&(buckets as usize))
@@ -399,7 +432,7 @@ impl Network {
         let ft_weights = words.i16s(buckets * FEATURES * hidden);
         let ft_bias = words.i16s(hidden);
         let head = if is_dense {
-            let w1 = words.i16s(out_buckets * DENSE1 * 2 * hidden);
+            let w1 = words.i8s(out_buckets * DENSE1 * hidden);
             let w2 = words.i16s(out_buckets * DENSE2 * DENSE1);
             let w3 = words.i16s(out_buckets * DENSE2);
             Head::Dense(Dense {
@@ -433,7 +466,7 @@ impl Network {
 
     /// Whether no accumulator (bias plus 32 features, and the rounding of the shift) can
     /// overflow `i16`, no output or dense weight the activation products, and no dense bias
-    /// a layer's sum.
+    /// a layer's sum (8-bit weights are always in range).
     fn in_range(&self) -> bool {
         let max_w = self.ft_weights.iter().map(|w| i32::from(*w).abs()).max();
         let max_b = self.ft_bias.iter().map(|w| i32::from(*w).abs()).max();
@@ -441,7 +474,7 @@ impl Network {
         let head = match &self.head {
             Head::Linear { weights, .. } => small(weights, MAX_OUTPUT_WEIGHT),
             Head::Dense(d) => {
-                [&d.w1, &d.w2, &d.w3]
+                [&d.w2, &d.w3]
                     .into_iter()
                     .all(|w| small(w, MAX_DENSE_WEIGHT))
                     && [&d.b1, &d.b2, &d.b3]
@@ -477,7 +510,10 @@ pub fn random_net(
     let ft_bias = (0..hidden).map(|_| w(3000)).collect();
     let mut words = |n: usize, range: i32| -> Box<[i16]> { (0..n).map(|_| w(range)).collect() };
     let head = if dense {
-        let w1 = words(out_buckets * DENSE1 * 2 * hidden, 127);
+        let w1 = words(out_buckets * DENSE1 * hidden, 128)
+            .iter()
+            .map(|&w| w.clamp(-128, 127) as i8)
+            .collect();
         let w2 = words(out_buckets * DENSE2 * DENSE1, 127);
         let w3 = words(out_buckets * DENSE2, 127);
         // Biases of a few activations' worth, so that some units are on and some off.
@@ -596,22 +632,36 @@ mod tests {
     #[test]
     fn versions_3_and_4_read_as_nets_without_dense_layers() {
         let net = random_net(7, KING_BUCKETS, 256, OUTPUT_BUCKETS, false);
-        let v5 = net.to_bytes();
+        let v6 = net.to_bytes();
         // Version 4: no dense-layer fields, the rest the same.
-        let mut v4 = with_field(&v5[..24], 4, 4);
-        v4.extend_from_slice(&v5[32..]);
+        let mut v4 = with_field(&v6[..24], 4, 4);
+        v4.extend_from_slice(&v6[32..]);
         let back = Network::from_bytes(&v4).unwrap();
-        assert_eq!((back.out_buckets, back.to_bytes()), (OUTPUT_BUCKETS, v5));
+        assert_eq!((back.out_buckets, back.to_bytes()), (OUTPUT_BUCKETS, v6));
         // Version 3: no output-bucket field either, always one output layer.
         let net = random_net(7, KING_BUCKETS, 256, 1, false);
-        let v5 = net.to_bytes();
-        let mut v3 = with_field(&v5[..20], 4, 3);
-        v3.extend_from_slice(&v5[32..]);
+        let v6 = net.to_bytes();
+        let mut v3 = with_field(&v6[..20], 4, 3);
+        v3.extend_from_slice(&v6[32..]);
         let back = Network::from_bytes(&v3).unwrap();
-        assert_eq!((back.out_buckets, back.to_bytes()), (1, v5));
+        assert_eq!((back.out_buckets, back.to_bytes()), (1, v6));
         assert_eq!(
-            Network::from_bytes(&with_field(&v3, 4, 6)).err(),
-            Some(NetError::Version(6))
+            Network::from_bytes(&with_field(&v3, 4, 7)).err(),
+            Some(NetError::Version(7))
+        );
+    }
+
+    #[test]
+    fn version_5_reads_only_without_dense_layers() {
+        let linear = random_net(9, 1, 256, OUTPUT_BUCKETS, false).to_bytes();
+        let back = Network::from_bytes(&with_field(&linear, 4, 5)).unwrap();
+        assert_eq!(back.to_bytes(), linear);
+        // Its dense layers read squared activations, which this build no longer computes.
+        let dense = random_net(9, 1, 256, OUTPUT_BUCKETS, true).to_bytes();
+        assert!(Network::from_bytes(&dense).is_ok());
+        assert_eq!(
+            Network::from_bytes(&with_field(&dense, 4, 5)).err(),
+            Some(NetError::Version(5))
         );
     }
 }

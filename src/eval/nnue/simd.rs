@@ -5,7 +5,9 @@
 
 use std::sync::LazyLock;
 
-use super::network::{DENSE_IN_SHIFT, DENSE1, DENSE2, DenseLayers, FT_SHIFT, QA, QD, QFT};
+use super::network::{
+    DENSE1, DENSE2, DENSE2_IN_SHIFT, DenseLayers, FT_SHIFT, PAIR_SHIFT, QA, QD, QD1,
+};
 
 /// Which compiled copy of the kernels runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,13 +140,36 @@ fn screlu_dot_body<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
     total
 }
 
-/// A feature sum's activation as the first dense layer reads it: the squared clipped ReLU,
-/// a² at QA² less `DENSE_IN_SHIFT` bits (11 bits: its sums with the weights stay in `i32`,
-/// and small activations keep their precision).
+/// The pairwise products of one view's sums, the first dense layer's inputs: unit i's clipped
+/// activation times unit i + N / 2's, rounded to QA² less `PAIR_SHIFT` bits (at most 127).
 #[inline(always)]
-fn ft_activation(x: i16) -> i16 {
-    let v = i32::from(ft_clipped(x));
-    ((v * v) >> DENSE_IN_SHIFT) as i16
+fn pairs_body<const N: usize>(x: &[i16], out: &mut [u8]) {
+    let (x, out) = (&x[..N], &mut out[..N / 2]);
+    let (lo, hi) = x.split_at(N / 2);
+    for i in 0..N / 2 {
+        let p = ft_clipped(lo[i]) as u16 * ft_clipped(hi[i]) as u16;
+        out[i] = ((p + (1 << (PAIR_SHIFT - 1))) >> PAIR_SHIFT) as u8;
+    }
+}
+
+/// The first dense layer's sums without biases: Σ input · weight over N 8-bit inputs, the
+/// weights by groups of four inputs (`network`). Groups of four zero inputs are skipped (the
+/// clipped activations leave many): the sums are exact, so the result is the same.
+#[inline(always)]
+fn affine_body<const N: usize>(input: &[u8], w: &[i8]) -> [i32; DENSE1] {
+    let (input, w) = (&input[..N], &w[..N * DENSE1]);
+    let mut z = [0i32; DENSE1];
+    for (x, wq) in input.chunks_exact(4).zip(w.chunks_exact(4 * DENSE1)) {
+        if x == [0; 4] {
+            continue;
+        }
+        for (zj, wj) in z.iter_mut().zip(wq.chunks_exact(4)) {
+            for k in 0..4 {
+                *zj += i32::from(x[k]) * i32::from(wj[k]);
+            }
+        }
+    }
+    z
 }
 
 /// A dense layer's sum, at QA times `unit`, to its clipped value at QA (squared by the caller
@@ -154,51 +179,92 @@ fn clipped(z: i32, unit: i32) -> i32 {
     ((z + unit / 2) / unit).clamp(0, QA)
 }
 
-/// Σ a · w of `i16` activations and weights in `i32`, the first dense layer's inner loop, and
-/// `screlu_dot_body`'s sum: the plain loops, or the machine's multiply-and-add-pairs
-/// instruction (the sums are exact in any order, so both give the same values).
-trait Dot {
-    fn dot<const N: usize>(a: &[i16; N], w: &[i16]) -> i32;
-    fn screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64;
+/// The first dense layer's sum (at `DENSE1_SCALE`) to its clipped value at QA: times
+/// 2^PAIR_SHIFT / (QA · QD1), in `i64` as the sum may come near `i32`'s end.
+#[inline(always)]
+fn clipped_first(z: i32) -> i32 {
+    let unit = i64::from(QA * QD1);
+    ((i64::from(z) * (1 << PAIR_SHIFT) + unit / 2) / unit).clamp(0, i64::from(QA)) as i32
 }
 
-/// The plain loop (portable, and AVX-512's, whose speed this machine cannot measure).
+/// The second dense layer's sums without biases, its weights by pairs of inputs
+/// (`network`).
+#[inline(always)]
+fn second_body(h1: &[i16; DENSE1], w: &[i16]) -> [i32; DENSE2] {
+    let mut z = [0i32; DENSE2];
+    for (pair, wp) in h1.chunks_exact(2).zip(w.chunks_exact(2 * DENSE2)) {
+        for (zk, wk) in z.iter_mut().zip(wp.chunks_exact(2)) {
+            *zk += i32::from(pair[0]) * i32::from(wk[0]) + i32::from(pair[1]) * i32::from(wk[1]);
+        }
+    }
+    z
+}
+
+/// `screlu_dot_body`'s sum and the dense layers' steps: the plain loops, or the machine's
+/// instructions (the sums are exact in any order, so all give the same values).
+trait Dot {
+    fn screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64;
+    fn pairs<const N: usize>(x: &[i16], out: &mut [u8]);
+    fn affine<const N: usize>(input: &[u8], w: &[i8]) -> [i32; DENSE1];
+    fn second(h1: &[i16; DENSE1], w: &[i16]) -> [i32; DENSE2];
+}
+
+/// The plain loops (portable, and AVX-512's, whose speed this machine cannot measure).
 struct PlainDot;
 
 impl Dot for PlainDot {
     #[inline(always)]
-    fn dot<const N: usize>(a: &[i16; N], w: &[i16]) -> i32 {
-        let w = &w[..N];
-        let mut s = 0i32;
-        for i in 0..N {
-            s += i32::from(a[i]) * i32::from(w[i]);
-        }
-        s
-    }
-
-    #[inline(always)]
     fn screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
         screlu_dot_body::<N>(x, w)
     }
+
+    #[inline(always)]
+    fn pairs<const N: usize>(x: &[i16], out: &mut [u8]) {
+        pairs_body::<N>(x, out)
+    }
+
+    #[inline(always)]
+    fn affine<const N: usize>(input: &[u8], w: &[i8]) -> [i32; DENSE1] {
+        affine_body::<N>(input, w)
+    }
+
+    #[inline(always)]
+    fn second(h1: &[i16; DENSE1], w: &[i16]) -> [i32; DENSE2] {
+        second_body(h1, w)
+    }
 }
 
-/// AVX2's `vpmaddwd` (the compiler widens the plain loop instead, and for `screlu_dot` it
-/// works in 128-bit registers and sums across them every chunk).
+/// AVX2: `vpmaddwd` for `screlu_dot` (the compiler works in 128-bit registers and sums across
+/// them every chunk), 16-bit products packed to bytes for `pairs`, `vpmaddubsw` on each
+/// group of four inputs that is not zero for `affine`, and `vpmaddwd` on each pair of inputs
+/// for `second`.
 #[cfg(target_arch = "x86_64")]
 struct Avx2Dot;
 
 #[cfg(target_arch = "x86_64")]
 impl Dot for Avx2Dot {
     #[inline(always)]
-    fn dot<const N: usize>(a: &[i16; N], w: &[i16]) -> i32 {
+    fn screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
         // SAFETY: only the AVX2 kernels use this, and they run only where AVX2 is.
-        unsafe { avx2_dot::<N>(a, w) }
+        unsafe { avx2_screlu_dot::<N>(x, w) }
     }
 
     #[inline(always)]
-    fn screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
+    fn pairs<const N: usize>(x: &[i16], out: &mut [u8]) {
         // SAFETY: as above.
-        unsafe { avx2_screlu_dot::<N>(x, w) }
+        unsafe { avx2_pairs::<N>(x, out) }
+    }
+
+    #[inline(always)]
+    fn affine<const N: usize>(input: &[u8], w: &[i8]) -> [i32; DENSE1] {
+        // SAFETY: as above.
+        unsafe { avx2_affine::<N>(input, w) }
+    }
+
+    #[inline(always)]
+    fn second(h1: &[i16; DENSE1], w: &[i16]) -> [i32; DENSE2] {
+        // SAFETY: as above.
+        unsafe { avx2_second(h1, w) }
     }
 }
 
@@ -211,9 +277,7 @@ fn avx2_screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
     // A lane sums N / 8 products of at most 255 · 32,768: below 2³¹ up to 1,024 units.
     const { assert!(N <= 1024) };
     let (x, w) = (&x[..N], &w[..N]);
-    let half = _mm256_set1_epi16(1 << (FT_SHIFT - 1));
     let zero = _mm256_setzero_si256();
-    let top = _mm256_set1_epi16(QA as i16);
     let mut acc = zero;
     for (xc, wc) in x.chunks_exact(16).zip(w.chunks_exact(16)) {
         // SAFETY: each chunk holds 16 `i16`, one unaligned 256-bit load.
@@ -223,8 +287,7 @@ fn avx2_screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
                 _mm256_loadu_si256(wc.as_ptr().cast()),
             )
         };
-        let shifted = _mm256_srai_epi16::<{ FT_SHIFT as i32 }>(_mm256_add_epi16(vx, half));
-        let a = _mm256_min_epi16(_mm256_max_epi16(shifted, zero), top);
+        let a = avx2_clipped(vx);
         acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_mullo_epi16(a, vw), a));
     }
     let wide = _mm256_add_epi64(
@@ -238,60 +301,166 @@ fn avx2_screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64 {
     _mm_cvtsi128_si64(s) + _mm_extract_epi64::<1>(s)
 }
 
+/// `ft_clipped` on sixteen sums.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn avx2_dot<const N: usize>(a: &[i16; N], w: &[i16]) -> i32 {
+fn avx2_clipped(x: std::arch::x86_64::__m256i) -> std::arch::x86_64::__m256i {
     use std::arch::x86_64::*;
-    let w = &w[..N];
-    let mut acc = _mm256_setzero_si256();
-    for (ac, wc) in a.chunks_exact(16).zip(w.chunks_exact(16)) {
-        // SAFETY: each chunk holds 16 `i16`, one unaligned 256-bit load.
-        let (va, vw) = unsafe {
+    let half = _mm256_set1_epi16(1 << (FT_SHIFT - 1));
+    let shifted = _mm256_srai_epi16::<{ FT_SHIFT as i32 }>(_mm256_add_epi16(x, half));
+    _mm256_min_epi16(
+        _mm256_max_epi16(shifted, _mm256_setzero_si256()),
+        _mm256_set1_epi16(QA as i16),
+    )
+}
+
+/// `pairs_body` on 32 units a step: products below 2¹⁶ (unsigned in 16 bits), rounded,
+/// shifted and packed to bytes (the pack interleaves the register's halves; the permute
+/// puts them back in order).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn avx2_pairs<const N: usize>(x: &[i16], out: &mut [u8]) {
+    use std::arch::x86_64::*;
+    let (x, out) = (&x[..N], &mut out[..N / 2]);
+    let (lo, hi) = x.split_at(N / 2);
+    let round = _mm256_set1_epi16(1 << (PAIR_SHIFT - 1));
+    for ((l, h), o) in lo
+        .chunks_exact(32)
+        .zip(hi.chunks_exact(32))
+        .zip(out.chunks_exact_mut(32))
+    {
+        // SAFETY: each chunk holds 32 `i16` (two unaligned 256-bit loads) or 32 bytes.
+        unsafe {
+            let product = |at: usize| {
+                let a = avx2_clipped(_mm256_loadu_si256(l[at..].as_ptr().cast()));
+                let b = avx2_clipped(_mm256_loadu_si256(h[at..].as_ptr().cast()));
+                let p = _mm256_add_epi16(_mm256_mullo_epi16(a, b), round);
+                _mm256_srli_epi16::<{ PAIR_SHIFT as i32 }>(p)
+            };
+            let packed = _mm256_packus_epi16(product(0), product(16));
+            let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
+            _mm256_storeu_si256(o.as_mut_ptr().cast(), ordered);
+        }
+    }
+}
+
+/// For each mask of eight bits, the places of its set bits, lowest first (the rest zero).
+static SET_BITS: [[u16; 8]; 256] = {
+    let mut t = [[0u16; 8]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let (mut bit, mut n) = (0, 0);
+        while bit < 8 {
+            if mask & (1 << bit) != 0 {
+                t[mask][n] = bit as u16;
+                n += 1;
+            }
+            bit += 1;
+        }
+        mask += 1;
+    }
+    t
+};
+
+/// `affine_body` with the groups that are not zero listed first, eight at a time without a
+/// branch (a compare, a mask, its set bits from `SET_BITS`), then each group's four inputs
+/// broadcast against its 16 units' weights: `vpmaddubsw` sums pairs of byte products (at most
+/// 2 · 127 · 128, within `i16`), `vpmaddwd` by ones the pairs' pairs.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn avx2_affine<const N: usize>(input: &[u8], w: &[i8]) -> [i32; DENSE1] {
+    use std::arch::x86_64::*;
+    const { assert!(DENSE1 == 16 && N <= MAX_WIDTH) };
+    let (input, w) = (&input[..N], &w[..N * DENSE1]);
+    // Room for a whole chunk's eight places after the last group.
+    let mut groups = [0u16; MAX_WIDTH / 4 + 8];
+    let mut count = 0;
+    let (mut base, eight) = (_mm_setzero_si128(), _mm_set1_epi16(8));
+    for chunk in input.chunks_exact(32) {
+        // SAFETY: 32 bytes, one unaligned 256-bit load; 16 bytes of places, one unaligned
+        // 128-bit load, and 8 slots of `groups`, one store.
+        unsafe {
+            let v = _mm256_loadu_si256(chunk.as_ptr().cast());
+            let zero = _mm256_cmpeq_epi32(v, _mm256_setzero_si256());
+            let live = !_mm256_movemask_ps(_mm256_castsi256_ps(zero)) as u32 & 0xff;
+            let places = _mm_loadu_si128(SET_BITS[live as usize].as_ptr().cast());
+            let slots = &mut groups[count..count + 8];
+            _mm_storeu_si128(slots.as_mut_ptr().cast(), _mm_add_epi16(places, base));
+            count += live.count_ones() as usize;
+        }
+        base = _mm_add_epi16(base, eight);
+    }
+    let ones = _mm256_set1_epi16(1);
+    let (mut lo, mut hi) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+    for &g in &groups[..count] {
+        let g = usize::from(g);
+        let x = i32::from_ne_bytes(input[4 * g..4 * g + 4].try_into().expect("4 bytes"));
+        let x = _mm256_set1_epi32(x);
+        let wg = &w[g * 4 * DENSE1..(g + 1) * 4 * DENSE1];
+        // SAFETY: 64 bytes of weights, two unaligned 256-bit loads.
+        let (w0, w1) = unsafe {
             (
-                _mm256_loadu_si256(ac.as_ptr().cast()),
-                _mm256_loadu_si256(wc.as_ptr().cast()),
+                _mm256_loadu_si256(wg.as_ptr().cast()),
+                _mm256_loadu_si256(wg[32..].as_ptr().cast()),
             )
         };
-        // Pairs of products of at most 2,032 × 254: no lane overflows.
-        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(va, vw));
+        lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w0), ones));
+        hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w1), ones));
     }
-    let s = _mm_add_epi32(
-        _mm256_castsi256_si128(acc),
-        _mm256_extracti128_si256::<1>(acc),
-    );
-    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
-    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
-    _mm_cvtsi128_si32(s)
+    let mut z = [0i32; DENSE1];
+    // SAFETY: 16 `i32`, two unaligned 256-bit stores.
+    unsafe {
+        _mm256_storeu_si256(z.as_mut_ptr().cast(), lo);
+        _mm256_storeu_si256(z[8..].as_mut_ptr().cast(), hi);
+    }
+    z
+}
+
+/// `second_body` with each pair of inputs broadcast against its 32 units' weights, eight
+/// units a register (`vpmaddwd`: pairs of products of at most 16,256 · 254).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn avx2_second(h1: &[i16; DENSE1], w: &[i16]) -> [i32; DENSE2] {
+    use std::arch::x86_64::*;
+    const { assert!(DENSE2 == 32) };
+    let w = &w[..DENSE1 * DENSE2];
+    let mut acc = [_mm256_setzero_si256(); 4];
+    for (pair, wp) in h1.chunks_exact(2).zip(w.chunks_exact(2 * DENSE2)) {
+        let x = _mm256_set1_epi32(i32::from(pair[0] as u16) | i32::from(pair[1]) << 16);
+        for (a, wr) in acc.iter_mut().zip(wp.chunks_exact(16)) {
+            // SAFETY: 16 `i16`, one unaligned 256-bit load.
+            let wv = unsafe { _mm256_loadu_si256(wr.as_ptr().cast()) };
+            *a = _mm256_add_epi32(*a, _mm256_madd_epi16(x, wv));
+        }
+    }
+    let mut z = [0i32; DENSE2];
+    for (a, out) in acc.iter().zip(z.chunks_exact_mut(8)) {
+        // SAFETY: 8 `i32`, one unaligned 256-bit store.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), *a) };
+    }
+    z
 }
 
 /// The dense layers after the feature layer: the output at `DENSE_SCALE` (see
 /// `network::Dense`).
 #[inline(always)]
 fn dense_body<const N: usize, D: Dot>(us: &[i16], them: &[i16], l: DenseLayers) -> i32 {
-    let (us, them) = (&us[..N], &them[..N]);
-    let mut a_us = [0i16; N];
-    let mut a_them = [0i16; N];
-    for i in 0..N {
-        a_us[i] = ft_activation(us[i]);
-        a_them[i] = ft_activation(them[i]);
+    let mut input = [0u8; N];
+    let (a_us, a_them) = input.split_at_mut(N / 2);
+    D::pairs::<N>(us, a_us);
+    D::pairs::<N>(them, a_them);
+    let z1 = D::affine::<N>(&input, l.w1);
+    // Squared activations at QA² less `DENSE2_IN_SHIFT` bits: within `i16`.
+    let mut h1 = [0i16; DENSE1];
+    for j in 0..DENSE1 {
+        let v = clipped_first(z1[j] + l.b1[j]);
+        h1[j] = ((v * v) >> DENSE2_IN_SHIFT) as i16;
     }
-    // The first layer's sums are at QA · QFT: QA² · QD less the activations' shift.
-    let mut h1 = [0i32; DENSE1];
-    for (j, h) in h1.iter_mut().enumerate() {
-        let row = &l.w1[j * 2 * N..(j + 1) * 2 * N];
-        let z = D::dot(&a_us, &row[..N]) + D::dot(&a_them, &row[N..]) + l.b1[j];
-        let v = clipped(z, QFT);
-        *h = v * v;
-    }
+    let z2 = D::second(&h1, l.w2);
     let mut out = l.b3;
-    for k in 0..DENSE2 {
-        let row = &l.w2[k * DENSE1..(k + 1) * DENSE1];
-        let mut z = l.b2[k];
-        for j in 0..DENSE1 {
-            z += h1[j] * i32::from(row[j]);
-        }
-        let v = clipped(z, QA * QD);
-        out += v * v * i32::from(l.w3[k]);
+    for ((&z, &b), &w) in z2.iter().zip(l.b2).zip(l.w3) {
+        let v = clipped(z + b, (QA * QD) >> DENSE2_IN_SHIFT);
+        out += v * v * i32::from(w);
     }
     out
 }

@@ -5,8 +5,8 @@
 use crate::board::{PieceType, Square};
 use crate::eval::nnue::features::{FEATURES, Frame, output_bucket};
 use crate::eval::nnue::network::{
-    DENSE_SCALE, DENSE1, DENSE2, Dense, Head, MAX_DENSE_BIAS, MAX_DENSE_WEIGHT, MAX_OUTPUT_WEIGHT,
-    Network, QA, QB, QD, QFT, SCALE, head_len,
+    DENSE_SCALE, DENSE1, DENSE1_SCALE, DENSE2, DENSE2_SCALE, Dense, Head, MAX_DENSE_BIAS,
+    MAX_DENSE_WEIGHT, MAX_OUTPUT_WEIGHT, Network, QA, QB, QD, QD1, QFT, SCALE, head_len,
 };
 use crate::eval::nnue::simd::MAX_WIDTH;
 use crate::rng::Rng;
@@ -30,7 +30,8 @@ pub struct Shape {
     pub hidden: usize,
     /// 1, or `features::OUTPUT_BUCKETS`.
     pub out_buckets: usize,
-    /// `2 × hidden → DENSE1 → DENSE2 → 1` per output layer instead of `2 × hidden → 1`.
+    /// `hidden → DENSE1 → DENSE2 → 1` per output layer (the first on pairwise products of
+    /// each view's halves) instead of `2 × hidden → 1`.
     pub dense: bool,
 }
 
@@ -127,7 +128,7 @@ impl Params {
 
     /// Where output layer `bucket`'s dense weights and biases start.
     pub fn dense_at(&self, bucket: usize) -> DenseAt {
-        let (ob, n1) = (self.shape.out_buckets, DENSE1 * 2 * self.shape.hidden);
+        let (ob, n1) = (self.shape.out_buckets, DENSE1 * self.shape.hidden);
         let (w, b) = (self.head(), self.head_bias());
         DenseAt {
             w1: w + bucket * n1,
@@ -226,27 +227,36 @@ impl Params {
                 .map(|w| q(w, scale, max.into()))
                 .collect()
         };
-        let wides = |from: usize, to: usize, scale: i32, max: i32| -> Box<[i32]> {
+        let wides = |from: usize, to: usize, scale: f32, max: i32| -> Box<[i32]> {
             self.w[from..to]
                 .iter()
-                .map(|&b| (b * scale as f32).round().clamp(-max as f32, max as f32) as i32)
+                .map(|&b| (b * scale).round().clamp(-max as f32, max as f32) as i32)
                 .collect()
         };
         let layers = if self.shape.dense {
             let first = self.dense_at(0);
             let bias = |from, to, scale| wides(from, to, scale, MAX_DENSE_BIAS);
+            let h = self.shape.hidden;
             Head::Dense(Dense {
-                w1: words(first.w1, first.w2, QD, MAX_DENSE_WEIGHT),
-                w2: words(first.w2, first.w3, QD, MAX_DENSE_WEIGHT),
+                w1: self.grouped(
+                    |d| d.w1,
+                    (DENSE1, h, 4),
+                    |w| (w * QD1 as f32).round().clamp(-128.0, 127.0) as i8,
+                ),
+                w2: self.grouped(
+                    |d| d.w2,
+                    (DENSE2, DENSE1, 2),
+                    |w| q(&w, QD, MAX_DENSE_WEIGHT.into()),
+                ),
                 w3: words(first.w3, head_bias, QD, MAX_DENSE_WEIGHT),
-                b1: bias(first.b1, first.b2, QA * QFT),
-                b2: bias(first.b2, first.b3, DENSE_SCALE),
-                b3: bias(first.b3, self.w.len(), DENSE_SCALE),
+                b1: bias(first.b1, first.b2, DENSE1_SCALE),
+                b2: bias(first.b2, first.b3, DENSE2_SCALE as f32),
+                b3: bias(first.b3, self.w.len(), DENSE_SCALE as f32),
             })
         } else {
             Head::Linear {
                 weights: words(head, head_bias, QB, MAX_OUTPUT_WEIGHT),
-                bias: wides(head_bias, self.w.len(), QA * QB, i32::MAX),
+                bias: wides(head_bias, self.w.len(), (QA * QB) as f32, i32::MAX),
             }
         };
         // Every block's weights with the factor folded in.
@@ -264,6 +274,29 @@ impl Params {
             out_buckets: self.shape.out_buckets,
             head: layers,
         }
+    }
+}
+
+impl Params {
+    /// A dense layer's weights of every output layer in the net's order: rows of `inputs`
+    /// weights here (from `at(bucket)`, `units` rows), by groups of `group` inputs there (each
+    /// unit's group in turn; `network`), quantised by `q`.
+    fn grouped<T>(
+        &self,
+        at: impl Fn(DenseAt) -> usize,
+        (units, inputs, group): (usize, usize, usize),
+        q: impl Fn(f32) -> T,
+    ) -> Box<[T]> {
+        let mut out = Vec::with_capacity(self.shape.out_buckets * units * inputs);
+        for bucket in 0..self.shape.out_buckets {
+            let rows = &self.w[at(self.dense_at(bucket))..][..units * inputs];
+            for first in (0..inputs).step_by(group) {
+                for row in rows.chunks_exact(inputs) {
+                    out.extend(row[first..first + group].iter().map(|&w| q(w)));
+                }
+            }
+        }
+        out.into()
     }
 }
 
@@ -377,10 +410,20 @@ fn linear_out(p: &Params, bucket: usize, accs: &[[f32; MAX_WIDTH]; 2]) -> f32 {
     out
 }
 
+/// The clipped ReLU.
+fn crelu(x: f32) -> f32 {
+    x.clamp(0.0, 1.0)
+}
+
+/// The clipped ReLU's slope at `x`.
+fn crelu_slope(x: f32) -> f32 {
+    if x > 0.0 && x < 1.0 { 1.0 } else { 0.0 }
+}
+
 /// The dense layers' values on one position, kept for the backward pass.
 struct DenseTrace {
-    /// The activations of both views, the side to move's first.
-    s: [f32; 2 * MAX_WIDTH],
+    /// The first layer's inputs: each view's pairwise products, the side to move's first.
+    s: [f32; MAX_WIDTH],
     z1: [f32; DENSE1],
     h1: [f32; DENSE1],
     z2: [f32; DENSE2],
@@ -391,21 +434,23 @@ struct DenseTrace {
 fn dense_forward(p: &Params, at: DenseAt, accs: &[[f32; MAX_WIDTH]; 2]) -> DenseTrace {
     let h = p.shape.hidden;
     let mut t = DenseTrace {
-        s: [0.0; 2 * MAX_WIDTH],
+        s: [0.0; MAX_WIDTH],
         z1: [0.0; DENSE1],
         h1: [0.0; DENSE1],
         z2: [0.0; DENSE2],
         h2: [0.0; DENSE2],
         out: p.w[at.b3],
     };
+    let half = h / 2;
     for (v, acc) in accs.iter().enumerate() {
-        for (s, &x) in t.s[v * h..(v + 1) * h].iter_mut().zip(&acc[..h]) {
-            *s = screlu(x);
+        let (lo, hi) = acc[..h].split_at(half);
+        for ((s, &a), &b) in t.s[v * half..(v + 1) * half].iter_mut().zip(lo).zip(hi) {
+            *s = crelu(a) * crelu(b);
         }
     }
-    let s = &t.s[..2 * h];
+    let s = &t.s[..h];
     for j in 0..DENSE1 {
-        let row = &p.w[at.w1 + j * 2 * h..at.w1 + (j + 1) * 2 * h];
+        let row = &p.w[at.w1 + j * h..at.w1 + (j + 1) * h];
         t.z1[j] = p.w[at.b1 + j] + weighted_sum(s, row, |a| a);
         t.h1[j] = screlu(t.z1[j]);
     }
@@ -538,27 +583,31 @@ fn dense_backward(
             *d += dz2 * p.w[at.w2 + k * DENSE1 + j];
         }
     }
-    let mut ds = [0.0f32; 2 * MAX_WIDTH];
-    let ds = &mut ds[..2 * h];
+    let mut ds = [0.0f32; MAX_WIDTH];
+    let ds = &mut ds[..h];
     for (j, d) in dh1.iter().enumerate() {
         let dz1 = d * screlu_slope(t.z1[j]);
         if dz1 == 0.0 {
             continue;
         }
         grad.w[at.b1 + j] += dz1;
-        let row = at.w1 + j * 2 * h..at.w1 + (j + 1) * 2 * h;
+        let row = at.w1 + j * h..at.w1 + (j + 1) * h;
         for ((gw, w), (d, s)) in grad.w[row.clone()]
             .iter_mut()
             .zip(&p.w[row])
-            .zip(ds.iter_mut().zip(&t.s[..2 * h]))
+            .zip(ds.iter_mut().zip(&t.s[..h]))
         {
             *gw += dz1 * s;
             *d += dz1 * w;
         }
     }
+    // Each product's slope reaches both of its units.
+    let half = h / 2;
     for (v, acc) in accs.iter().enumerate() {
-        for j in 0..h {
-            dacc[v][j] = ds[v * h + j] * screlu_slope(acc[j]);
+        for i in 0..half {
+            let (a, b, d) = (acc[i], acc[i + half], ds[v * half + i]);
+            dacc[v][i] = d * crelu(b) * crelu_slope(a);
+            dacc[v][i + half] = d * crelu(a) * crelu_slope(b);
         }
     }
 }
