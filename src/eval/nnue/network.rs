@@ -49,8 +49,9 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 256;
 /// Quantisation of the second dense layer's weights and the output's after it.
 pub const QD: i32 = 128;
-/// Quantisation of the first dense layer's (8-bit) weights.
-pub const QD1: i32 = 64;
+/// Quantisation of the first dense layer's (8-bit) weights: weights within ±127/128, which
+/// trained nets keep (their largest are about 0.65), at twice the steps of 64.
+pub const QD1: i32 = 128;
 /// A product of two activations (QA²) less this many bits is a first-dense-layer input: at
 /// most 127, so that pairs of its products with 8-bit weights fit `i16`.
 pub const PAIR_SHIFT: u32 = 9;
@@ -82,7 +83,7 @@ pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 /// `MAX_DENSE_BIAS`).
 pub const MAX_DENSE_WEIGHT: i16 = 254;
 /// Dense biases beyond this could overflow a layer's `i32` sum (next to it at most 512
-/// products of 127 × 128, or 32 of 255² × 254).
+/// products of 127 × 127, or 32 of 255² × 254).
 pub const MAX_DENSE_BIAS: i32 = 1 << 28;
 
 /// The layers after the feature layer, one set per output layer (`Network::out_buckets`).

@@ -17,6 +17,8 @@ pub const FT_WEIGHT_CLIP: f32 = 0.9;
 pub const BIAS_CLIP: f32 = 3.0;
 pub const OUT_WEIGHT_CLIP: f32 = 0.49;
 pub const DENSE_WEIGHT_CLIP: f32 = 1.98;
+/// The first dense layer's 8-bit weights at `QD1`.
+pub const FIRST_DENSE_WEIGHT_CLIP: f32 = 127.0 / QD1 as f32;
 /// At most this many pieces on a board.
 const MAX_ACTIVE: usize = 32;
 
@@ -213,6 +215,12 @@ impl Params {
         for w in &mut self.w[head..head_bias] {
             *w = w.clamp(-head_clip, head_clip);
         }
+        if self.shape.dense {
+            let first = self.dense_at(0);
+            for w in &mut self.w[first.w1..first.w2] {
+                *w = w.clamp(-FIRST_DENSE_WEIGHT_CLIP, FIRST_DENSE_WEIGHT_CLIP);
+            }
+        }
     }
 
     /// The engine's integer net.
@@ -241,7 +249,7 @@ impl Params {
                 w1: self.grouped(
                     |d| d.w1,
                     (DENSE1, h, 4),
-                    |w| (w * QD1 as f32).round().clamp(-128.0, 127.0) as i8,
+                    |w| (w * QD1 as f32).round().clamp(-127.0, 127.0) as i8,
                 ),
                 w2: self.grouped(
                     |d| d.w2,
