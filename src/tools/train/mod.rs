@@ -83,33 +83,56 @@ pub fn hand_written_loss(records: &[Record], target: Target) -> f64 {
         .par_iter()
         .map(|r| {
             let eval = crate::eval::evaluate(&r.position()) as f32;
-            let e = 1.0 / (1.0 + (-eval / target.k).exp()) - target.of(r);
-            f64::from(e * e)
+            f64::from(model::eval_loss(eval, target.of(r), target.k))
         })
         .sum();
     sum / records.len() as f64
 }
 
-/// Mean absolute difference in centipawns between the float net and its quantised integer
-/// net over `records`.
-pub fn quantisation_error(p: &Params, records: &[Record]) -> f64 {
+/// The quantised integer net over some positions: its mean absolute difference in
+/// centipawns from the float net, and the mean loss against the target of both (of the
+/// integer net also against the results alone): what the rounding costs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Quantised {
+    pub difference: f64,
+    pub float_loss: f64,
+    pub loss: f64,
+    pub result_loss: f64,
+}
+
+/// `Quantised` for `p`'s integer net over `records`.
+pub fn quantisation_error(p: &Params, records: &[Record], target: Target) -> Quantised {
     use crate::eval::nnue::{accumulator::Accumulator, evaluate, simd::Kernel};
     let net = p.quantise();
     if records.is_empty() {
-        return 0.0;
+        return Quantised::default();
     }
-    let sum: f64 = records
+    let results = target.results_alone();
+    let sum = records
         .par_iter()
         .map(|r| {
             let pos = r.position();
             let mut acc = Accumulator::ZERO;
             acc.refresh(Kernel::best(), &net, &pos);
-            let int = evaluate(Kernel::best(), &net, &acc, &pos);
+            let int = evaluate(Kernel::best(), &net, &acc, &pos) as f32;
             let active = Active::of(r, false, p.shape);
-            f64::from((model::forward(p, &active) - int as f32).abs())
+            let float = model::forward(p, &active);
+            let loss = |eval, t: Target| f64::from(model::eval_loss(eval, t.of(r), t.k));
+            [
+                f64::from((float - int).abs()),
+                loss(float, target),
+                loss(int, target),
+                loss(int, results),
+            ]
         })
-        .sum();
-    sum / records.len() as f64
+        .reduce(|| [0.0; 4], |a, b| std::array::from_fn(|i| a[i] + b[i]));
+    let n = records.len() as f64;
+    Quantised {
+        difference: sum[0] / n,
+        float_loss: sum[1] / n,
+        loss: sum[2] / n,
+        result_loss: sum[3] / n,
+    }
 }
 
 /// Mean loss over `records` (unmirrored).
@@ -482,6 +505,26 @@ mod tests {
         for (d, s) in decayed.w.iter().zip(&start.w) {
             assert!((d - s * keep).abs() <= 1e-7 * s.abs().max(1.0));
         }
+    }
+
+    #[test]
+    fn the_quantisation_report_measures_both_nets_on_the_same_target() {
+        // A random start without dense layers reads a pawn or so, on positions level and not.
+        let shape = shapes()[0];
+        let p = Params::random(4, shape);
+        let held = toy_data();
+        let target = Target {
+            lambda: 0.5,
+            k: 400.0,
+        };
+        let q = quantisation_error(&p, &held, target);
+        assert!((q.float_loss - mean_loss(&p, &held, target)).abs() < 1e-9);
+        // The integer net is a rounding of the float net: near it, but not the same.
+        assert!(q.difference > 0.0 && q.difference < 20.0, "{q:?}");
+        assert!((q.loss - q.float_loss).abs() < 0.05 * q.float_loss, "{q:?}");
+        let results = mean_loss(&p, &held, target.results_alone());
+        assert!(results > 1.5 * q.float_loss, "{results} {q:?}");
+        assert!((q.result_loss - results).abs() < 0.05 * results, "{q:?}");
     }
 
     #[test]

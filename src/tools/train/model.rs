@@ -622,6 +622,11 @@ fn dense_backward(
 
 /// The loss of one position without its gradient.
 pub fn loss(p: &Params, a: &Active, target: f32, k: f32) -> f32 {
-    let e = sigmoid(forward(p, a) / k) - target;
+    eval_loss(forward(p, a), target, k)
+}
+
+/// The loss of an evaluation `eval` in centipawns, (sigmoid(eval / k) − target)².
+pub fn eval_loss(eval: f32, target: f32, k: f32) -> f32 {
+    let e = sigmoid(eval / k) - target;
     e * e
 }
