@@ -172,19 +172,46 @@ fn affine_body<const N: usize>(input: &[u8], w: &[i8]) -> [i32; DENSE1] {
     z
 }
 
-/// A dense layer's sum, at QA times `unit`, to its clipped value at QA (squared by the caller
-/// in `i32`, exactly).
+/// A dense layer's sum `z` to its clipped value at QA, z · mul / div rounded (the layer's
+/// scale over QA as a fraction): at most QA, at least 0. `z` is first capped just past where
+/// the quotient reaches QA, so that the numerator stays below 2²⁴: exact in `i32` and in `f32`
+/// (a correctly rounded division there never crosses an integer, so truncation agrees).
 #[inline(always)]
-fn clipped(z: i32, unit: i32) -> i32 {
-    ((z + unit / 2) / unit).clamp(0, QA)
+fn clip_ratio(z: i32, mul: i32, div: i32) -> i32 {
+    ((z.clamp(0, QA * div / mul + 1) * mul + div / 2) / div).min(QA)
 }
 
-/// The first dense layer's sum (at `DENSE1_SCALE`) to its clipped value at QA: times
-/// 2^PAIR_SHIFT / (QA · QD1), in `i64` as the sum may come near `i32`'s end.
+/// The first dense layer's scale over QA, 2^PAIR_SHIFT / (QA · QD1), as `clip_ratio`'s
+/// fraction in lowest terms (8 / 510).
+const FIRST_MUL: i32 = (1 << PAIR_SHIFT) / FIRST_GCD;
+const FIRST_DIV: i32 = QA * QD1 / FIRST_GCD;
+const FIRST_GCD: i32 = 64;
+const _: () = assert!((1 << PAIR_SHIFT) % FIRST_GCD == 0 && (QA * QD1) % FIRST_GCD == 0);
+/// The second dense layer's scale over QA (`DENSE2_SCALE` / QA).
+const SECOND_DIV: i32 = (QA * QD) >> DENSE2_IN_SHIFT;
+
+/// The first dense layer's sums with their biases to the second layer's inputs: squared
+/// clipped activations at QA² less `DENSE2_IN_SHIFT` bits (within `i16`).
 #[inline(always)]
-fn clipped_first(z: i32) -> i32 {
-    let unit = i64::from(QA * QD1);
-    ((i64::from(z) * (1 << PAIR_SHIFT) + unit / 2) / unit).clamp(0, i64::from(QA)) as i32
+fn first_out_body(z1: &[i32; DENSE1], b1: &[i32]) -> [i16; DENSE1] {
+    let mut h1 = [0i16; DENSE1];
+    for ((h, &z), &b) in h1.iter_mut().zip(z1).zip(b1) {
+        let v = clip_ratio(z + b, FIRST_MUL, FIRST_DIV);
+        *h = ((v * v) >> DENSE2_IN_SHIFT) as i16;
+    }
+    h1
+}
+
+/// The output from the second dense layer's sums with their biases: Σ v² · w3 of their
+/// clipped values v, at `DENSE_SCALE` (without the output's bias).
+#[inline(always)]
+fn output_body(z2: &[i32; DENSE2], b2: &[i32], w3: &[i16]) -> i32 {
+    let mut out = 0;
+    for ((&z, &b), &w) in z2.iter().zip(b2).zip(w3) {
+        let v = clip_ratio(z + b, 1, SECOND_DIV);
+        out += v * v * i32::from(w);
+    }
+    out
 }
 
 /// The second dense layer's sums without biases, its weights by pairs of inputs
@@ -206,7 +233,9 @@ trait Dot {
     fn screlu_dot<const N: usize>(x: &[i16], w: &[i16]) -> i64;
     fn pairs<const N: usize>(x: &[i16], out: &mut [u8]);
     fn affine<const N: usize>(input: &[u8], w: &[i8]) -> [i32; DENSE1];
+    fn first_out(z1: &[i32; DENSE1], b1: &[i32]) -> [i16; DENSE1];
     fn second(h1: &[i16; DENSE1], w: &[i16]) -> [i32; DENSE2];
+    fn output(z2: &[i32; DENSE2], b2: &[i32], w3: &[i16]) -> i32;
 }
 
 /// The plain loops (portable, and AVX-512's, whose speed this machine cannot measure).
@@ -229,8 +258,18 @@ impl Dot for PlainDot {
     }
 
     #[inline(always)]
+    fn first_out(z1: &[i32; DENSE1], b1: &[i32]) -> [i16; DENSE1] {
+        first_out_body(z1, b1)
+    }
+
+    #[inline(always)]
     fn second(h1: &[i16; DENSE1], w: &[i16]) -> [i32; DENSE2] {
         second_body(h1, w)
+    }
+
+    #[inline(always)]
+    fn output(z2: &[i32; DENSE2], b2: &[i32], w3: &[i16]) -> i32 {
+        output_body(z2, b2, w3)
     }
 }
 
@@ -262,9 +301,21 @@ impl Dot for Avx2Dot {
     }
 
     #[inline(always)]
+    fn first_out(z1: &[i32; DENSE1], b1: &[i32]) -> [i16; DENSE1] {
+        // SAFETY: as above.
+        unsafe { avx2_first_out(z1, b1) }
+    }
+
+    #[inline(always)]
     fn second(h1: &[i16; DENSE1], w: &[i16]) -> [i32; DENSE2] {
         // SAFETY: as above.
         unsafe { avx2_second(h1, w) }
+    }
+
+    #[inline(always)]
+    fn output(z2: &[i32; DENSE2], b2: &[i32], w3: &[i16]) -> i32 {
+        // SAFETY: as above.
+        unsafe { avx2_output(z2, b2, w3) }
     }
 }
 
@@ -416,6 +467,89 @@ fn avx2_affine<const N: usize>(input: &[u8], w: &[i8]) -> [i32; DENSE1] {
     z
 }
 
+/// `clip_ratio` on eight sums: the division in `f32`, exact (see there).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn avx2_clip_ratio(
+    z: std::arch::x86_64::__m256i,
+    mul: i32,
+    div: i32,
+) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    let capped = _mm256_min_epi32(
+        _mm256_max_epi32(z, _mm256_setzero_si256()),
+        _mm256_set1_epi32(QA * div / mul + 1),
+    );
+    let num = _mm256_add_epi32(
+        _mm256_mullo_epi32(capped, _mm256_set1_epi32(mul)),
+        _mm256_set1_epi32(div / 2),
+    );
+    let q = _mm256_div_ps(_mm256_cvtepi32_ps(num), _mm256_set1_ps(div as f32));
+    _mm256_min_epi32(_mm256_cvttps_epi32(q), _mm256_set1_epi32(QA))
+}
+
+/// `first_out_body` in two registers, packed to 16 bits (the pack interleaves the registers'
+/// halves; the permute puts them back in order).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn avx2_first_out(z1: &[i32; DENSE1], b1: &[i32]) -> [i16; DENSE1] {
+    use std::arch::x86_64::*;
+    let b1 = &b1[..DENSE1];
+    let squared = |at: usize| {
+        // SAFETY: 8 `i32` of each, unaligned 256-bit loads.
+        let (z, b) = unsafe {
+            (
+                _mm256_loadu_si256(z1[at..].as_ptr().cast()),
+                _mm256_loadu_si256(b1[at..].as_ptr().cast()),
+            )
+        };
+        let v = avx2_clip_ratio(_mm256_add_epi32(z, b), FIRST_MUL, FIRST_DIV);
+        _mm256_srli_epi32::<{ DENSE2_IN_SHIFT as i32 }>(_mm256_mullo_epi32(v, v))
+    };
+    let packed = _mm256_packs_epi32(squared(0), squared(8));
+    let mut h1 = [0i16; DENSE1];
+    // SAFETY: 16 `i16`, one unaligned 256-bit store.
+    unsafe {
+        _mm256_storeu_si256(
+            h1.as_mut_ptr().cast(),
+            _mm256_permute4x64_epi64::<0b11_01_10_00>(packed),
+        )
+    };
+    h1
+}
+
+/// `output_body` eight units a register, the lanes summed at the end.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn avx2_output(z2: &[i32; DENSE2], b2: &[i32], w3: &[i16]) -> i32 {
+    use std::arch::x86_64::*;
+    let (b2, w3) = (&b2[..DENSE2], &w3[..DENSE2]);
+    let mut acc = _mm256_setzero_si256();
+    for ((z, b), w) in z2
+        .chunks_exact(8)
+        .zip(b2.chunks_exact(8))
+        .zip(w3.chunks_exact(8))
+    {
+        // SAFETY: 8 `i32` of each, unaligned 256-bit loads; 8 `i16`, a 128-bit load.
+        let (z, b, w) = unsafe {
+            (
+                _mm256_loadu_si256(z.as_ptr().cast()),
+                _mm256_loadu_si256(b.as_ptr().cast()),
+                _mm256_cvtepi16_epi32(_mm_loadu_si128(w.as_ptr().cast())),
+            )
+        };
+        let v = avx2_clip_ratio(_mm256_add_epi32(z, b), 1, SECOND_DIV);
+        acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(_mm256_mullo_epi32(v, v), w));
+    }
+    let s = _mm_add_epi32(
+        _mm256_castsi256_si128(acc),
+        _mm256_extracti128_si256::<1>(acc),
+    );
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+    _mm_cvtsi128_si32(s)
+}
+
 /// `second_body` with each pair of inputs broadcast against its 32 units' weights, eight
 /// units a register (`vpmaddwd`: pairs of products of at most 16,256 · 254).
 #[cfg(target_arch = "x86_64")]
@@ -449,20 +583,8 @@ fn dense_body<const N: usize, D: Dot>(us: &[i16], them: &[i16], l: DenseLayers) 
     let (a_us, a_them) = input.split_at_mut(N / 2);
     D::pairs::<N>(us, a_us);
     D::pairs::<N>(them, a_them);
-    let z1 = D::affine::<N>(&input, l.w1);
-    // Squared activations at QA² less `DENSE2_IN_SHIFT` bits: within `i16`.
-    let mut h1 = [0i16; DENSE1];
-    for j in 0..DENSE1 {
-        let v = clipped_first(z1[j] + l.b1[j]);
-        h1[j] = ((v * v) >> DENSE2_IN_SHIFT) as i16;
-    }
-    let z2 = D::second(&h1, l.w2);
-    let mut out = l.b3;
-    for ((&z, &b), &w) in z2.iter().zip(l.b2).zip(l.w3) {
-        let v = clipped(z + b, (QA * QD) >> DENSE2_IN_SHIFT);
-        out += v * v * i32::from(w);
-    }
-    out
+    let h1 = D::first_out(&D::affine::<N>(&input, l.w1), l.b1);
+    l.b3 + D::output(&D::second(&h1, l.w2), l.b2, l.w3)
 }
 
 macro_rules! compiled_for {
