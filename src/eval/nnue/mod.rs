@@ -1,5 +1,6 @@
 //! The learned evaluation: a (1260 → 256 or 512) × 2 → 1 net with a squared clipped ReLU,
-//! or with two small dense layers before the output (→ 16 → 32 → 1; `network::Head`), its
+//! or with two small dense layers before the output (each view's halves multiplied pairwise,
+//! → 16 → 32 → 1; `network::Head`), its
 //! inputs in one block or in six by the king's point, its output layer one or one of eight by
 //! material (`features`), the feature layer kept incrementally (`accumulator`), integer
 //! kernels for AVX-512, AVX2 and portable code, for each width (`simd`). The default net is
