@@ -157,10 +157,9 @@ pub const fn head_len(hidden: usize, dense: bool) -> (usize, usize) {
 /// take a byte each, the other weights two).
 const fn payload_bytes(buckets: usize, hidden: usize, out_buckets: usize, dense: bool) -> usize {
     let (weights, biases) = head_len(hidden, dense);
-    let bytes = if dense { 1 } else { 2 };
-    let first = if dense { DENSE1 * hidden } else { 0 };
+    let bytes = if dense { DENSE1 * hidden } else { 0 };
     2 * (buckets * FEATURES * hidden + hidden)
-        + out_buckets * (bytes * first + 2 * (weights - first) + 4 * biases)
+        + out_buckets * (bytes + 2 * (weights - bytes) + 4 * biases)
 }
 
 pub struct Network {

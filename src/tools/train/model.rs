@@ -246,11 +246,7 @@ impl Params {
             let bias = |from, to, scale| wides(from, to, scale, MAX_DENSE_BIAS);
             let h = self.shape.hidden;
             Head::Dense(Dense {
-                w1: self.grouped(
-                    |d| d.w1,
-                    (DENSE1, h, 4),
-                    |w| (w * QD1 as f32).round().clamp(-127.0, 127.0) as i8,
-                ),
+                w1: self.grouped(|d| d.w1, (DENSE1, h, 4), |w| q(&w, QD1, 127) as i8),
                 w2: self.grouped(
                     |d| d.w2,
                     (DENSE2, DENSE1, 2),
@@ -283,9 +279,7 @@ impl Params {
             head: layers,
         }
     }
-}
 
-impl Params {
     /// A dense layer's weights of every output layer in the net's order: rows of `inputs`
     /// weights here (from `at(bucket)`, `units` rows), by groups of `group` inputs there (each
     /// unit's group in turn; `network`), quantised by `q`.
