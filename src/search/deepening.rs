@@ -232,13 +232,14 @@ impl Deepening<'_, '_> {
             return false;
         };
         let (ctx, p, limits) = (self.ctx, &self.setup.params, &self.setup.limits);
-        let root = &self.w.root;
         // The root's result, for the next search's move order and for `probe`.
+        let eval = self.w.unfaded_eval(0);
+        let root = &self.w.root;
         ctx.tt.store(
             self.w.pos.key(),
             root[0].mv,
             to_tt(root[0].score, 0),
-            self.w.unfaded_eval(0),
+            eval,
             depth,
             TtBound::Exact,
         );

@@ -527,7 +527,7 @@ mod tests {
             w.prepare(&depth_setup(Position::from_fen(&fen).unwrap(), 1, 100));
             w
         };
-        let (fresh, late) = (at(0), at(80));
+        let (mut fresh, mut late) = (at(0), at(80));
         assert_eq!(fresh.pos.key(), late.pos.key());
         let tt = TranspositionTable::new(1);
         let (kept, fresh_eval) = fresh.static_evals(None, false, 0);

@@ -10,7 +10,7 @@ use std::time::Instant;
 use crate::board::{Color, Move, PieceType, Position, Undo};
 use crate::egtb::Tablebase;
 use crate::eval::fade::Fade;
-use crate::eval::nnue::accumulator::{Accumulator, RefreshCache};
+use crate::eval::nnue::accumulator::{AccumulatorStack, RefreshCache};
 use crate::eval::nnue::network::Network;
 use crate::eval::nnue::simd::Kernel;
 use crate::eval::{EvalState, nnue};
@@ -139,8 +139,8 @@ pub struct Worker {
     pub(super) stack: [Frame; MAX_PLY + 2],
     /// Evaluation sums of the position at each ply.
     evals: [EvalState; MAX_PLY + 2],
-    /// The net's feature sums at each ply (when a net evaluates).
-    accs: Box<[Accumulator; MAX_PLY + 2]>,
+    /// The net's feature sums at each ply (when a net evaluates), computed when asked for.
+    accs: AccumulatorStack,
     /// Sums of the king-bucketed views by frame, for the king's moves.
     refresh: RefreshCache,
     /// The net that evaluates, `None` for the hand-written evaluation.
@@ -196,7 +196,7 @@ impl Worker {
             corr: Correction::new(),
             stack: [frame; MAX_PLY + 2],
             evals: [EvalState::new(start.position()); MAX_PLY + 2],
-            accs: Box::new([Accumulator::ZERO; MAX_PLY + 2]),
+            accs: AccumulatorStack::new(MAX_PLY + 2),
             refresh: RefreshCache::default(),
             net: None,
             kernel: Kernel::best(),
@@ -247,7 +247,7 @@ impl Worker {
         self.evals[0] = EvalState::new(&self.pos);
         self.net = setup.net.clone();
         if let Some(net) = self.net.as_deref() {
-            self.accs[0].refresh(self.kernel, net, &self.pos);
+            self.accs.set_root(self.kernel, net, &self.pos);
             self.refresh.reset(net);
         }
         self.stack[0].mv = Move::NULL;
@@ -321,7 +321,7 @@ impl Worker {
 
     /// At the deepest ply the line ends on the static evaluation (a draw in check).
     #[inline(always)]
-    pub(super) fn horizon(&self, ply: usize) -> Option<i32> {
+    pub(super) fn horizon(&mut self, ply: usize) -> Option<i32> {
         (ply >= MAX_PLY).then(|| {
             if self.stack[ply].in_check {
                 0
@@ -334,7 +334,7 @@ impl Worker {
     /// The static evaluation (the net's or the hand-written one), with a strength-limited
     /// search's noise, faded under the move limit (`eval::fade`).
     #[inline(always)]
-    pub(super) fn evaluate(&self, ply: usize) -> i32 {
+    pub(super) fn evaluate(&mut self, ply: usize) -> i32 {
         self.fade
             .apply(self.unfaded_eval(ply), self.pos.halfmove_clock())
     }
@@ -342,9 +342,12 @@ impl Worker {
     /// The static evaluation before the move-limit fading: what the table keeps, since its key
     /// leaves out the plies without capture that the fading reads.
     #[inline(always)]
-    pub(super) fn unfaded_eval(&self, ply: usize) -> i32 {
+    pub(super) fn unfaded_eval(&mut self, ply: usize) -> i32 {
         let v = match self.net.as_deref() {
-            Some(net) => nnue::evaluate(self.kernel, net, &self.accs[ply], &self.pos),
+            Some(net) => {
+                let acc = self.accs.get(self.kernel, net, ply, &self.pos);
+                nnue::evaluate(self.kernel, net, acc, &self.pos)
+            }
             None => self.evals[ply].value(&self.pos),
         };
         if self.noise.size == 0 {
@@ -359,7 +362,7 @@ impl Worker {
     /// check.
     #[inline(always)]
     pub(super) fn static_evals(
-        &self,
+        &mut self,
         tte: Option<TtEntry>,
         in_check: bool,
         ply: usize,
@@ -386,15 +389,8 @@ impl Worker {
         ctx.tt.prefetch(self.pos.key_after(m));
         self.evals[ply + 1] = self.evals[ply].after_move(&self.pos, m);
         if let Some(net) = self.net.as_deref() {
-            let (done, next) = self.accs.split_at_mut(ply + 1);
-            next[0].update(
-                self.kernel,
-                net,
-                &done[ply],
-                &self.pos,
-                m,
-                &mut self.refresh,
-            );
+            self.accs
+                .push(self.kernel, net, ply, &self.pos, m, &mut self.refresh);
         }
         let may_check = self.pos.may_give_check(m);
         let undo = self.pos.do_move(m);
@@ -427,7 +423,7 @@ impl Worker {
         self.stack[ply + 1].in_check = false;
         self.evals[ply + 1] = self.evals[ply];
         if self.net.is_some() {
-            self.accs[ply + 1] = self.accs[ply];
+            self.accs.push_pass(ply);
         }
         undo
     }

@@ -57,25 +57,182 @@ impl Accumulator {
         m: Move,
         cache: &mut RefreshCache,
     ) {
-        let (from, to) = (m.from(), m.to());
-        let piece = pos.piece_at(from);
-        let captured = pos.piece_at(to);
+        let change = Change::of(pos, m);
+        if change.moves_frame(net) {
+            for view in Color::BOTH {
+                let dst = self.view_mut(view, net.hidden);
+                if change.piece.color() == view {
+                    cache.sums_after_king_move(k, net, dst, view, pos, m);
+                } else {
+                    let frame = Frame::of(view, pos.king_square(view), net.buckets);
+                    change.apply(k, net, frame, view, dst, parent.view(view, net.hidden));
+                }
+            }
+        } else {
+            self.apply(k, net, parent, change, pos);
+        }
+    }
+
+    /// The sums after `change` (not one that moves a frame), from `parent`'s, in the frames of
+    /// `pos`'s kings: the kings' points when it was played, as no frame has moved since.
+    #[inline(always)]
+    fn apply(
+        &mut self,
+        k: Kernel,
+        net: &Network,
+        parent: &Accumulator,
+        change: Change,
+        pos: &Position,
+    ) {
         for view in Color::BOTH {
-            let dst = self.view_mut(view, net.hidden);
-            if net.buckets > 1 && piece.kind() == PieceType::King && piece.color() == view {
-                cache.sums_after_king_move(k, net, dst, view, pos, m);
-                continue;
-            }
             let frame = Frame::of(view, pos.king_square(view), net.buckets);
-            let src = parent.view(view, net.hidden);
-            let off = net.row(frame.index(view, piece, from));
-            let on = net.row(frame.index(view, piece, to));
-            if captured.is_some() {
-                let gone = net.row(frame.index(view, captured, to));
-                simd::sub_sub_add(k, dst, src, off, gone, on);
-            } else {
-                simd::sub_add(k, dst, src, off, on);
+            let dst = self.view_mut(view, net.hidden);
+            change.apply(k, net, frame, view, dst, parent.view(view, net.hidden));
+        }
+    }
+}
+
+/// What one move changes on the board, as the sums see it.
+#[derive(Clone, Copy)]
+struct Change {
+    piece: Piece,
+    from: Square,
+    to: Square,
+    captured: Piece,
+}
+
+impl Change {
+    /// What `m` (legal in `pos`, the position before it) changes.
+    #[inline(always)]
+    fn of(pos: &Position, m: Move) -> Change {
+        Change {
+            piece: pos.piece_at(m.from()),
+            from: m.from(),
+            to: m.to(),
+            captured: pos.piece_at(m.to()),
+        }
+    }
+
+    /// A king's move in a king-bucketed net: its own view's frame may change.
+    #[inline(always)]
+    fn moves_frame(self, net: &Network) -> bool {
+        net.buckets > 1 && self.piece.kind() == PieceType::King
+    }
+
+    /// `view`'s sums after the change in `frame`, from `src` into `dst`.
+    #[inline(always)]
+    fn apply(
+        self,
+        k: Kernel,
+        net: &Network,
+        frame: Frame,
+        view: Color,
+        dst: &mut [i16],
+        src: &[i16],
+    ) {
+        let off = net.row(frame.index(view, self.piece, self.from));
+        let on = net.row(frame.index(view, self.piece, self.to));
+        if self.captured.is_some() {
+            let gone = net.row(frame.index(view, self.captured, self.to));
+            simd::sub_sub_add(k, dst, src, off, gone, on);
+        } else {
+            simd::sub_add(k, dst, src, off, on);
+        }
+    }
+}
+
+/// How a ply's sums stand.
+#[derive(Clone, Copy)]
+enum Step {
+    Computed,
+    /// Owed: the parent's sums changed by this move.
+    Move(Change),
+    /// Owed: the parent's sums (a null move).
+    Pass,
+}
+
+/// The sums of every ply of a search line, computed only when an evaluation asks for them
+/// (Stockfish's lazy accumulators): a node settled by the table, by its stored evaluation or
+/// by the rules needs none, and neither do the moves into it. A king's move in a bucketed net
+/// is brought up to date at once, through the refresh cache, so an owed chain never crosses a
+/// frame's change.
+pub struct AccumulatorStack {
+    sums: Box<[Accumulator]>,
+    steps: Box<[Step]>,
+}
+
+impl AccumulatorStack {
+    /// Room for plies 0 to `plies - 1`.
+    pub fn new(plies: usize) -> AccumulatorStack {
+        AccumulatorStack {
+            sums: vec![Accumulator::ZERO; plies].into_boxed_slice(),
+            steps: vec![Step::Computed; plies].into_boxed_slice(),
+        }
+    }
+
+    /// Ply 0 holds `pos`'s sums, from scratch.
+    pub fn set_root(&mut self, k: Kernel, net: &Network, pos: &Position) {
+        self.sums[0].refresh(k, net, pos);
+        self.steps[0] = Step::Computed;
+    }
+
+    /// `m`, legal in `pos` at `ply`, leads to `ply + 1`: its sums are owed, or (a king's move in
+    /// a bucketed net) computed now.
+    #[inline(always)]
+    pub fn push(
+        &mut self,
+        k: Kernel,
+        net: &Network,
+        ply: usize,
+        pos: &Position,
+        m: Move,
+        cache: &mut RefreshCache,
+    ) {
+        let change = Change::of(pos, m);
+        if change.moves_frame(net) {
+            self.compute(k, net, ply, pos);
+            let (done, next) = self.sums.split_at_mut(ply + 1);
+            next[0].update(k, net, &done[ply], pos, m, cache);
+            self.steps[ply + 1] = Step::Computed;
+        } else {
+            self.steps[ply + 1] = Step::Move(change);
+        }
+    }
+
+    /// A null move at `ply` leads to `ply + 1`, with the same sums.
+    #[inline(always)]
+    pub fn push_pass(&mut self, ply: usize) {
+        self.steps[ply + 1] = Step::Pass;
+    }
+
+    /// The sums at `ply`, whose position is `pos`.
+    #[inline(always)]
+    pub fn get(&mut self, k: Kernel, net: &Network, ply: usize, pos: &Position) -> &Accumulator {
+        self.compute(k, net, ply, pos);
+        &self.sums[ply]
+    }
+
+    /// Pays what `ply`'s sums owe, from the last computed ply before it.
+    #[inline(always)]
+    fn compute(&mut self, k: Kernel, net: &Network, ply: usize, pos: &Position) {
+        let mut first = ply;
+        while !matches!(self.steps[first], Step::Computed) {
+            first -= 1;
+        }
+        for i in first + 1..=ply {
+            let (done, next) = self.sums.split_at_mut(i);
+            let (parent, dst) = (&done[i - 1], &mut next[0]);
+            match self.steps[i] {
+                Step::Move(change) => dst.apply(k, net, parent, change, pos),
+                Step::Pass => {
+                    for view in Color::BOTH {
+                        dst.view_mut(view, net.hidden)
+                            .copy_from_slice(parent.view(view, net.hidden));
+                    }
+                }
+                Step::Computed => unreachable!("computed plies end the owed chain"),
             }
+            self.steps[i] = Step::Computed;
         }
     }
 }

@@ -133,6 +133,69 @@ mod tests {
         }
     }
 
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// A search's walk (moves, null moves and takebacks, king moves favoured), the sums
+        /// asked for now and then: the lazily kept sums equal a fresh count wherever they are
+        /// asked for, however many plies they owe, for plain and king-bucketed nets.
+        #[test]
+        fn lazy_sums_match_a_refresh(
+            seed in any::<u64>(),
+            steps in 1usize..200,
+            bucketed in any::<bool>(),
+            width in proptest::sample::select(simd::WIDTHS.to_vec()),
+        ) {
+            let net = random_net(5, if bucketed { KING_BUCKETS } else { 1 }, width, 1, false);
+            let k = Kernel::best();
+            let mut rng = crate::rng::Rng::new(seed);
+            let mut line = vec![Position::startpos()];
+            let mut stack = accumulator::AccumulatorStack::new(64);
+            stack.set_root(k, &net, &line[0]);
+            let mut cache = RefreshCache::default();
+            cache.reset(&net);
+            for _ in 0..steps {
+                let ply = line.len() - 1;
+                let pos = line[ply].clone();
+                let moves = pos.legal_moves();
+                match rng.below(8) {
+                    0 | 1 if ply > 0 => {
+                        line.pop();
+                    }
+                    2 => {
+                        let want = fresh(Kernel::Portable, &net, &pos);
+                        let got = stack.get(k, &net, ply, &pos);
+                        for c in crate::board::Color::BOTH {
+                            prop_assert_eq!(got.view(c, width), want.view(c, width), "ply {}", ply);
+                        }
+                    }
+                    3 if ply < 62 && !pos.in_check() => {
+                        let mut next = pos.clone();
+                        next.do_null_move();
+                        stack.push_pass(ply);
+                        line.push(next);
+                    }
+                    _ if ply < 62 && !moves.is_empty() => {
+                        let kings: Vec<_> = moves
+                            .iter()
+                            .copied()
+                            .filter(|m| pos.piece_at(m.from()).kind() == PieceType::King)
+                            .collect();
+                        let m = if !kings.is_empty() && rng.below(2) == 0 {
+                            kings[rng.below(kings.len())]
+                        } else {
+                            *moves.get(rng.below(moves.len())).unwrap()
+                        };
+                        stack.push(k, &net, ply, &pos, m, &mut cache);
+                        let mut next = pos.clone();
+                        next.do_move(m);
+                        line.push(next);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
     fn eval_of(net: &Network, fen: &str) -> i32 {
         let k = Kernel::Portable;
         let p = Position::from_fen(fen).unwrap();
