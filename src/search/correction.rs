@@ -21,14 +21,20 @@ pub struct Correction {
     moves: Box<[i16]>,
 }
 
-/// A cheap hash of some bitboards to a table index.
+/// A cheap hash of some bitboards; its high bits are the well mixed ones.
 #[inline(always)]
-fn index<const N: usize>(boards: [Bitboard; N]) -> usize {
+pub(super) fn hash<const N: usize>(boards: [Bitboard; N]) -> u64 {
     let mut h = 0u64;
     for b in boards {
         h = (h ^ b as u64 ^ ((b >> 64) as u64).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
-    (h >> 40) as usize & (SIZE - 1)
+    h
+}
+
+/// A table index from some bitboards.
+#[inline(always)]
+fn index<const N: usize>(boards: [Bitboard; N]) -> usize {
+    (hash(boards) >> 40) as usize & (SIZE - 1)
 }
 
 /// The side to move and its two table indices in `pos`.

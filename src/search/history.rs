@@ -1,11 +1,13 @@
 //! What the search learns about moves: killers per ply, butterfly history per side, the
 //! counter-move that answered each previous move, continuation history (how a quiet move
-//! fared after each piece-to move one, two and optionally four plies before it), and capture
-//! history (how each piece fared taking each kind of piece on each point).
+//! fared after each piece-to move one, two and optionally four plies before it), structure
+//! history (how it fared with the same pawns on the board; by option) and capture history
+//! (how each piece fared taking each kind of piece on each point).
 
-use crate::board::{Move, Piece, Position, Square};
+use crate::board::{Color, Move, Piece, PieceType, Position, Square};
 
 use super::MAX_PLY;
+use super::correction::hash;
 
 /// History values stay within ±HISTORY_MAX (the gravity update below keeps them there).
 const HISTORY_MAX: i32 = 16_384;
@@ -20,7 +22,13 @@ pub struct Histories {
     continuation: Box<[i16]>,
     /// Indexed by the capturing piece, the point and the kind taken; see [`capture_index`].
     captures: Box<[i16]>,
+    /// Rows of `CONT_ROW` entries, one per pawn placement (hashed, see [`structure_row`]);
+    /// row 0 stands for "off" and is never written.
+    structure: Box<[i16]>,
 }
+
+/// Pawn placements the structure history tells apart.
+const STRUCTURES: usize = 512;
 
 /// Kinds of piece a capture can take (the king's slot stays unused).
 const KINDS: usize = 7;
@@ -28,15 +36,29 @@ const KINDS: usize = 7;
 /// Entries per continuation-history row: one per (piece, destination) of the quiet move.
 pub(super) const CONT_ROW: usize = Piece::CODES * Square::COUNT;
 
-/// Moves one, two and four plies back that index the continuation history (0: none).
-pub type ContRows = [usize; 3];
+/// Where a node's quiet moves read their histories beyond the butterfly table: the
+/// continuation-history rows of the moves one, two and four plies back, and the structure
+/// history's row of its pawns (0: none or off).
+#[derive(Clone, Copy, Default)]
+pub struct ContRows {
+    pub moves: [usize; 3],
+    pub structure: usize,
+}
 
-/// What led to a node: the last move (whose counter-move is learnt) and the continuation
-/// rows of the moves before it.
+/// What led to a node: the last move (whose counter-move is learnt) and where its quiet
+/// moves' histories are.
 #[derive(Clone, Copy)]
 pub struct Before {
     pub prev: Move,
     pub rows: ContRows,
+}
+
+/// The structure history's row of `pos`'s pawns (never row 0).
+#[inline(always)]
+pub fn structure_row(pos: &Position) -> usize {
+    let pawns = |c| pos.pieces(c, PieceType::Pawn);
+    let h = hash([pawns(Color::Red), pawns(Color::Black)]);
+    ((h >> 40) as usize % STRUCTURES + 1) * CONT_ROW
 }
 
 /// Index of a (piece, destination) pair: a row number, and an entry within a row.
@@ -77,6 +99,7 @@ impl Histories {
             counters: [[Move::NULL; Square::COUNT]; Piece::CODES],
             continuation: vec![0; CONT_ROW * CONT_ROW].into_boxed_slice(),
             captures: vec![0; CONT_ROW * KINDS].into_boxed_slice(),
+            structure: vec![0; (STRUCTURES + 1) * CONT_ROW].into_boxed_slice(),
         }
     }
 
@@ -90,14 +113,15 @@ impl Histories {
         self.killers[ply]
     }
 
-    /// Butterfly plus continuation history of a quiet move played after the moves of `rows`.
+    /// Butterfly, continuation and structure history of a quiet move in the context `rows`.
     #[inline(always)]
     pub fn quiet(&self, pos: &Position, m: Move, rows: ContRows) -> i32 {
         let i = cont_index(pos, m);
         i32::from(self.butterfly[pos.side_to_move().index()][m.from().index()][m.to().index()])
-            + i32::from(self.continuation[rows[0] + i])
-            + i32::from(self.continuation[rows[1] + i])
-            + i32::from(self.continuation[rows[2] + i])
+            + i32::from(self.continuation[rows.moves[0] + i])
+            + i32::from(self.continuation[rows.moves[1] + i])
+            + i32::from(self.continuation[rows.moves[2] + i])
+            + i32::from(self.structure[rows.structure + i])
     }
 
     /// Capture history of the capture `m`.
@@ -176,10 +200,13 @@ impl Histories {
             bonus,
         );
         let i = cont_index(pos, m);
-        for row in rows {
+        for row in rows.moves {
             if row != 0 {
                 update(&mut self.continuation[row + i], bonus);
             }
+        }
+        if rows.structure != 0 {
+            update(&mut self.structure[rows.structure + i], bonus);
         }
     }
 }
@@ -190,6 +217,14 @@ mod tests {
 
     fn mv(s: &str) -> Move {
         Move::parse_coords(s).unwrap()
+    }
+
+    /// The context of these continuation rows, without structure history.
+    fn on(moves: [usize; 3]) -> ContRows {
+        ContRows {
+            moves,
+            structure: 0,
+        }
     }
 
     #[test]
@@ -204,26 +239,30 @@ mod tests {
         let (best, tried) = (mv("h0g2"), mv("a0a1"));
         let before = Before {
             prev: Move::NULL,
-            rows: [after_cannon, 0, 0],
+            rows: on([after_cannon, 0, 0]),
         };
         hist.reward(&pos, 3, before, best, &[tried], 1_550);
 
         // The butterfly part is the same under any rows; the difference is continuation only.
-        let gain = hist.quiet(&pos, best, [after_cannon, 0, 0]) - hist.quiet(&pos, best, [0, 0, 0]);
+        let gain = hist.quiet(&pos, best, on([after_cannon, 0, 0]))
+            - hist.quiet(&pos, best, on([0, 0, 0]));
         assert!(gain > 0, "{gain}");
         assert_eq!(
-            hist.quiet(&pos, best, [after_horse, 0, 0]),
-            hist.quiet(&pos, best, [0, 0, 0])
+            hist.quiet(&pos, best, on([after_horse, 0, 0])),
+            hist.quiet(&pos, best, on([0, 0, 0]))
         );
-        assert!(hist.quiet(&pos, tried, [after_cannon, 0, 0]) < hist.quiet(&pos, tried, [0, 0, 0]));
+        assert!(
+            hist.quiet(&pos, tried, on([after_cannon, 0, 0]))
+                < hist.quiet(&pos, tried, on([0, 0, 0]))
+        );
         // The same earlier move counts two or four plies back as one ply back.
         assert_eq!(
-            hist.quiet(&pos, best, [0, after_cannon, 0]),
-            hist.quiet(&pos, best, [after_cannon, 0, 0])
+            hist.quiet(&pos, best, on([0, after_cannon, 0])),
+            hist.quiet(&pos, best, on([after_cannon, 0, 0]))
         );
         assert_eq!(
-            hist.quiet(&pos, best, [0, 0, after_cannon]),
-            hist.quiet(&pos, best, [after_cannon, 0, 0])
+            hist.quiet(&pos, best, on([0, 0, after_cannon])),
+            hist.quiet(&pos, best, on([after_cannon, 0, 0]))
         );
     }
 
@@ -236,10 +275,10 @@ mod tests {
         // Black to move now: the bonus is red's, whose move it was.
         hist.learn_mover(&pos, m, -1_000);
         pos.undo_move(m, undo);
-        assert!(hist.quiet(&pos, m, [0, 0, 0]) < 0);
+        assert!(hist.quiet(&pos, m, on([0, 0, 0])) < 0);
         let mut black = Position::startpos();
         black.do_null_move();
-        assert_eq!(hist.quiet(&black, mv("h7e7"), [0, 0, 0]), 0);
+        assert_eq!(hist.quiet(&black, mv("h7e7"), on([0, 0, 0])), 0);
         assert_eq!(hist.butterfly[1][m.from().index()][m.to().index()], 0);
     }
 
@@ -249,10 +288,49 @@ mod tests {
         let mut hist = Histories::new();
         let before = Before {
             prev: Move::NULL,
-            rows: [0, 0, 0],
+            rows: on([0, 0, 0]),
         };
         hist.reward(&pos, 1, before, mv("h0g2"), &[mv("a0a1")], 2_150);
         assert!(hist.continuation.iter().all(|&v| v == 0));
-        assert!(hist.quiet(&pos, mv("h0g2"), [0, 0, 0]) > 0);
+        assert!(hist.quiet(&pos, mv("h0g2"), on([0, 0, 0])) > 0);
+    }
+
+    #[test]
+    fn structure_history_credits_a_move_only_with_the_same_pawns() {
+        let pos = Position::startpos();
+        let mut pushed = pos.clone();
+        pushed.do_move(mv("c3c4"));
+        pushed.do_null_move();
+        let (here, there) = (structure_row(&pos), structure_row(&pushed));
+        assert_ne!(here, there);
+        assert_eq!(structure_row(&pos.clone()), here);
+        let mut hist = Histories::new();
+        let context = |structure| ContRows {
+            moves: [0; 3],
+            structure,
+        };
+        let before = Before {
+            prev: Move::NULL,
+            rows: context(here),
+        };
+        let best = mv("h0g2");
+        hist.reward(&pos, 1, before, best, &[], 2_000);
+        let plain = hist.quiet(&pos, best, context(0));
+        assert!(plain > 0, "{plain}");
+        assert!(hist.quiet(&pos, best, context(here)) > plain);
+        assert_eq!(hist.quiet(&pos, best, context(there)), plain);
+        // Off (row 0), nothing is written there.
+        hist.reward(
+            &pos,
+            1,
+            Before {
+                prev: Move::NULL,
+                rows: context(0),
+            },
+            best,
+            &[],
+            2_000,
+        );
+        assert!(hist.structure[..CONT_ROW].iter().all(|&v| v == 0));
     }
 }

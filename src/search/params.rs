@@ -176,6 +176,9 @@ params! {
     history_bonus_max: 2500, 1000, 5000, 200;
     /// Continuation history also four plies back (0: off; on trial, STRENGTH.md).
     cont_history_ply4: 0, 0, 1, 1;
+    /// Structure history: quiet moves also judged by how they fared with the same pawns on
+    /// the board (0: off; on trial, Stockfish's pawn history).
+    structure_history: 0, 0, 1, 1;
     /// Correction history of the last two moves' (piece, destination), in percent of each of
     /// the structure's and the attackers' (0: off; on trial, Stockfish's continuation
     /// correction).

@@ -320,7 +320,7 @@ mod tests {
                 Moves::Captures,
                 [Move::NULL; 2],
                 Move::NULL,
-                [0; 3],
+                ContRows::default(),
             );
             let mut moves = Vec::new();
             while let Some(m) = picker.next(&pos, hist) {
@@ -348,8 +348,13 @@ mod tests {
         assert!(captures.iter().filter(losing).any(|&m| pos.gives_check(m)));
         assert!(captures.iter().filter(losing).any(|&m| !pos.gives_check(m)));
         for moves in [Moves::Captures, Moves::CapturesAndQuietChecks] {
-            let mut picker =
-                MovePicker::new(Move::NULL, moves, [Move::NULL; 2], Move::NULL, [0; 3]);
+            let mut picker = MovePicker::new(
+                Move::NULL,
+                moves,
+                [Move::NULL; 2],
+                Move::NULL,
+                ContRows::default(),
+            );
             let hist = Histories::new();
             let picked: Vec<Move> = std::iter::from_fn(|| picker.next(&pos, &hist))
                 .filter(|&m| pos.is_capture(m))
@@ -376,16 +381,21 @@ mod tests {
         let mut hist = Histories::new();
         let before = crate::search::history::Before {
             prev: Move::NULL,
-            rows: [0; 3],
+            rows: ContRows::default(),
         };
         // Every third move gains one of four bonuses, so some histories tie.
         for (i, &m) in generated.iter().enumerate().step_by(3) {
             hist.reward(&pos, 0, before, m, &[], 100 * (i % 4) as i32 - 150);
         }
         let mut expected: Vec<Move> = generated.to_vec();
-        expected.sort_by_key(|&m| -hist.quiet(&pos, m, [0; 3]));
-        let mut picker =
-            MovePicker::new(Move::NULL, Moves::All, [Move::NULL; 2], Move::NULL, [0; 3]);
+        expected.sort_by_key(|&m| -hist.quiet(&pos, m, ContRows::default()));
+        let mut picker = MovePicker::new(
+            Move::NULL,
+            Moves::All,
+            [Move::NULL; 2],
+            Move::NULL,
+            ContRows::default(),
+        );
         let picked: Vec<Move> = std::iter::from_fn(|| picker.next(&pos, &hist))
             .filter(|&m| !pos.is_capture(m))
             .collect();

@@ -22,7 +22,7 @@ use super::MAX_PLY;
 use super::control::Control;
 use super::correction::Correction;
 use super::driver::SearchSetup;
-use super::history::{ContRows, Histories, cont_row};
+use super::history::{ContRows, Histories, cont_row, structure_row};
 use super::params::Params;
 use super::root::RootMove;
 use super::score::{DECISIVE, NO_EVAL, report, rule_value};
@@ -441,14 +441,29 @@ impl Worker {
         if self.params.corr_moves_percent == 0 || ply == 0 {
             return None;
         }
-        let [last, before_last, _] = self.cont_rows(ply);
+        let [last, before_last, _] = self.move_rows(ply);
         Correction::moves(before_last, last)
+    }
+
+    /// Where the quiet moves at `ply` read their histories: the moves before it and (by
+    /// option) its pawns.
+    #[inline(always)]
+    pub(super) fn cont_rows(&self, ply: usize) -> ContRows {
+        let structure = if self.params.structure_history > 0 {
+            structure_row(&self.pos)
+        } else {
+            0
+        };
+        ContRows {
+            moves: self.move_rows(ply),
+            structure,
+        }
     }
 
     /// The continuation-history rows of the moves one, two and (by option) four plies before
     /// `ply`.
     #[inline(always)]
-    pub(super) fn cont_rows(&self, ply: usize) -> ContRows {
+    fn move_rows(&self, ply: usize) -> [usize; 3] {
         let back = |n: usize| {
             if ply >= n {
                 self.stack[ply - n].cont_row
