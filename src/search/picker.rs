@@ -308,6 +308,17 @@ impl MovePicker {
 mod tests {
     use super::*;
 
+    /// A picker without a hash move, killers, counter-move or earlier moves.
+    fn plain_picker(moves: Moves) -> MovePicker {
+        MovePicker::new(
+            Move::NULL,
+            moves,
+            [Move::NULL; 2],
+            Move::NULL,
+            ContRows::default(),
+        )
+    }
+
     /// Capture history orders captures of the same victim by the same piece: the one that cut
     /// comes first, the one that failed after it.
     #[test]
@@ -315,13 +326,7 @@ mod tests {
         // The rook on e4 takes either pawn.
         let pos = Position::from_fen("3k5/9/9/9/9/2p1R1p2/9/9/9/4K4 w - - 0 1").unwrap();
         let order = |hist: &Histories| {
-            let mut picker = MovePicker::new(
-                Move::NULL,
-                Moves::Captures,
-                [Move::NULL; 2],
-                Move::NULL,
-                ContRows::default(),
-            );
+            let mut picker = plain_picker(Moves::Captures);
             let mut moves = Vec::new();
             while let Some(m) = picker.next(&pos, hist) {
                 moves.push(m);
@@ -348,13 +353,7 @@ mod tests {
         assert!(captures.iter().filter(losing).any(|&m| pos.gives_check(m)));
         assert!(captures.iter().filter(losing).any(|&m| !pos.gives_check(m)));
         for moves in [Moves::Captures, Moves::CapturesAndQuietChecks] {
-            let mut picker = MovePicker::new(
-                Move::NULL,
-                moves,
-                [Move::NULL; 2],
-                Move::NULL,
-                ContRows::default(),
-            );
+            let mut picker = plain_picker(moves);
             let hist = Histories::new();
             let picked: Vec<Move> = std::iter::from_fn(|| picker.next(&pos, &hist))
                 .filter(|&m| pos.is_capture(m))
@@ -389,13 +388,7 @@ mod tests {
         }
         let mut expected: Vec<Move> = generated.to_vec();
         expected.sort_by_key(|&m| -hist.quiet(&pos, m, ContRows::default()));
-        let mut picker = MovePicker::new(
-            Move::NULL,
-            Moves::All,
-            [Move::NULL; 2],
-            Move::NULL,
-            ContRows::default(),
-        );
+        let mut picker = plain_picker(Moves::All);
         let picked: Vec<Move> = std::iter::from_fn(|| picker.next(&pos, &hist))
             .filter(|&m| !pos.is_capture(m))
             .collect();

@@ -58,18 +58,14 @@ impl Accumulator {
         cache: &mut RefreshCache,
     ) {
         let change = Change::of(pos, m);
-        if change.moves_frame(net) {
-            for view in Color::BOTH {
-                let dst = self.view_mut(view, net.hidden);
-                if change.piece.color() == view {
-                    cache.sums_after_king_move(k, net, dst, view, pos, m);
-                } else {
-                    let frame = Frame::of(view, pos.king_square(view), net.buckets);
-                    change.apply(k, net, frame, view, dst, parent.view(view, net.hidden));
-                }
+        for view in Color::BOTH {
+            let dst = self.view_mut(view, net.hidden);
+            if change.moves_frame(net) && change.piece.color() == view {
+                cache.sums_after_king_move(k, net, dst, view, pos, m);
+            } else {
+                let frame = Frame::of(view, pos.king_square(view), net.buckets);
+                change.apply(k, net, frame, view, dst, parent.view(view, net.hidden));
             }
-        } else {
-            self.apply(k, net, parent, change, pos);
         }
     }
 

@@ -60,6 +60,26 @@ mod tests {
     use network::random_net;
     use proptest::prelude::*;
 
+    /// One of `moves` (legal in `pos`, not empty) at random, a king's move one time in
+    /// `king_odds` where there is one: each changes its view's block in a bucketed net.
+    fn random_move(
+        rng: &mut crate::rng::Rng,
+        pos: &Position,
+        moves: &[crate::board::Move],
+        king_odds: usize,
+    ) -> crate::board::Move {
+        let kings: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|m| pos.piece_at(m.from()).kind() == PieceType::King)
+            .collect();
+        if !kings.is_empty() && rng.below(king_odds) == 0 {
+            kings[rng.below(kings.len())]
+        } else {
+            moves[rng.below(moves.len())]
+        }
+    }
+
     fn fresh(k: Kernel, net: &Network, pos: &Position) -> Accumulator {
         let mut a = Accumulator::ZERO;
         a.refresh(k, net, pos);
@@ -106,16 +126,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let kings: Vec<_> = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| pos.piece_at(m.from()).kind() == PieceType::King)
-                    .collect();
-                let m = if !kings.is_empty() && rng.below(3) == 0 {
-                    kings[rng.below(kings.len())]
-                } else {
-                    *moves.get(rng.below(moves.len())).unwrap()
-                };
+                let m = random_move(&mut rng, &pos, &moves, 3);
                 for ((a, &k), cache) in accs.iter_mut().zip(&kernels).zip(&mut caches) {
                     let parent = *a;
                     a.update(k, &net, &parent, &pos, m, cache);
@@ -175,16 +186,7 @@ mod tests {
                         line.push(next);
                     }
                     _ if ply < 62 && !moves.is_empty() => {
-                        let kings: Vec<_> = moves
-                            .iter()
-                            .copied()
-                            .filter(|m| pos.piece_at(m.from()).kind() == PieceType::King)
-                            .collect();
-                        let m = if !kings.is_empty() && rng.below(2) == 0 {
-                            kings[rng.below(kings.len())]
-                        } else {
-                            *moves.get(rng.below(moves.len())).unwrap()
-                        };
+                        let m = random_move(&mut rng, &pos, &moves, 2);
                         stack.push(k, &net, ply, &pos, m, &mut cache);
                         let mut next = pos.clone();
                         next.do_move(m);
